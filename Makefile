@@ -1,0 +1,54 @@
+# Energy Aware Scheduling on Debian's Linux 6.12, and the QEMU lab that
+# emulates big.LITTLE platforms to measure it.  See README.md.
+#
+#   make run      build what is missing, boot PLATFORM, run EXPERIMENT
+#   make check    every test; ends with "N passed, N failed"
+
+PLATFORM   ?= juno-r0
+EXPERIMENT ?= seed-energy
+TRACE      ?= 0
+
+BUILD      := build
+IMAGE      := $(BUILD)/obj/lab/arch/arm64/boot/Image
+INITRAMFS  := $(BUILD)/guest/initramfs.cpio.gz
+PLATGEN    := $(BUILD)/tools/platgen
+HOST_CC    := gcc
+HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2
+
+GUEST_INPUTS := lab/guest/build-initramfs.sh lab/guest/packages.list \
+	lab/guest/init lab/guest/trace-events $(wildcard lab/guest/bin/*)
+
+.PHONY: all run check deps kernel initramfs tools clean help
+
+all: kernel initramfs tools
+
+help:
+	@sed -n 's/^#   //p' Makefile
+
+deps:
+	@lab/deps.sh all
+
+tools: $(PLATGEN)
+
+$(PLATGEN): $(wildcard tools/platgen/*.c tools/platgen/*.h)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -o $@ $(filter %.c,$^)
+
+# Always handed to the script: it skips every step whose inputs are unchanged
+# and kbuild does the rest.
+kernel: deps
+	@lab/kernel/build.sh >/dev/null
+
+initramfs: $(INITRAMFS)
+
+$(INITRAMFS): $(GUEST_INPUTS) | deps
+	@lab/guest/build-initramfs.sh $@ >/dev/null
+
+run: kernel initramfs tools
+	@lab/run -p $(PLATFORM) $(if $(filter 1,$(TRACE)),-t) -q $(EXPERIMENT) $(ARGS)
+
+check: deps
+	@tests/run.sh
+
+clean:
+	rm -rf $(BUILD)/obj $(BUILD)/guest $(BUILD)/tools $(BUILD)/dtb

@@ -1,0 +1,55 @@
+# Shared helpers for the lab's shell scripts (sourced, POSIX sh).
+# The sourcing script sets LAB_TOP to the repository's top directory.
+# shellcheck shell=sh
+# shellcheck disable=SC2034 # the variables are for the sourcing scripts
+
+BUILD_DIR=${BUILD_DIR:-$LAB_TOP/build}
+KSRC=$BUILD_DIR/linux-source-6.12
+KOBJ=$BUILD_DIR/obj/lab
+TOOLS_BIN=$BUILD_DIR/tools
+
+die() {
+	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
+	exit 1
+}
+
+log() {
+	printf '%s: %s\n' "${0##*/}" "$*" >&2
+}
+
+# make_var NAME: value of NAME in lab/versions.mk, where versions are
+# pinned (LAB_VERSIONS names another file, for tests).
+make_var() {
+	sed -n "s/^$1[[:space:]]*:=[[:space:]]*//p" "${LAB_VERSIONS:-$LAB_TOP/lab/versions.mk}"
+}
+
+PLATFORMS_DIR=$LAB_TOP/lab/platforms
+PLATGEN=$TOOLS_BIN/platgen
+
+known_platforms() {
+	for f in "$PLATFORMS_DIR"/*.plat; do
+		printf '%s ' "$(basename "$f" .plat)"
+	done
+}
+
+# platform_file NAME|PATH: the description file of a platform.
+platform_file() {
+	case $1 in
+	*/* | *.plat) f=$1 ;;
+	*) f=$PLATFORMS_DIR/$1.plat ;;
+	esac
+	[ -f "$f" ] || die "no platform '$1' (known: $(known_platforms))"
+	echo "$f"
+}
+
+# load_platform FILE: validate it and set PLATFORM, NR_CPUS, QEMU_CPU, ...
+load_platform() {
+	[ -x "$PLATGEN" ] || die "$PLATGEN missing: run make tools"
+	"$PLATGEN" check "$1" || die "invalid platform description (see above)"
+	eval "$("$PLATGEN" info "$1")"
+}
+
+# The QEMU machine: the DTB is dumped from, and booted on, exactly this.
+qemu_machine_args() {
+	echo "-cpu $QEMU_CPU -smp $NR_CPUS -m ${MEMORY_MB}M -display none"
+}

@@ -1,0 +1,411 @@
+#!/bin/sh
+# Host tests for platgen: the real platforms against their published
+# numbers, every malformed file in tests/host/bad/, and the edge platforms
+# in tests/host/good/.  The DT fragments are merged into the DTB QEMU itself
+# generates for the platform and compiled with dtc.
+#
+# Usage: tests/host/platgen.sh [PLATGEN_BINARY]   (default build/tools/platgen)
+# Prints "ok - NAME" or "not ok - NAME: WHY" per case, then a summary line;
+# exits non-zero if any case failed.
+set -eu
+
+if [ $# -gt 1 ]; then
+	echo "usage: $0 [PLATGEN_BINARY]" >&2
+	exit 2
+fi
+PLATGEN=${1:-$(cd "$(dirname "$0")/../.." && pwd)/build/tools/platgen}
+if [ ! -x "$PLATGEN" ]; then
+	echo "$0: $PLATGEN: not an executable" >&2
+	exit 2
+fi
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/../.." && pwd)
+PLATFORMS=$TOP/lab/platforms
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/platgen-test.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 1' HUP INT TERM
+
+passed=0
+failed=0
+
+ok() {
+	passed=$((passed + 1))
+	echo "ok - $*"
+}
+
+not_ok() {
+	failed=$((failed + 1))
+	echo "not ok - $1: $2"
+}
+
+# run CMD FILE: platgen's status in $rc, its output in $TMP/out and $TMP/err.
+run() {
+	rc=0
+	"$PLATGEN" "$1" "$2" >"$TMP/out" 2>"$TMP/err" || rc=$?
+}
+
+# fact FILE KEY: the value of one facts line, empty if absent.
+fact() {
+	awk -v k="$2" '$1 == k { sub(/^[^ ]+ ?/, ""); print }' "$1"
+}
+
+# per_cpu FILE SUFFIX N: "cpuI.SUFFIX" values for I = 0..N-1, space separated.
+per_cpu() {
+	awk -v s="$2" -v n="$3" '
+		{ v[$1] = $2 }
+		END {
+			for (i = 0; i < n; i++)
+				printf "%s%s", (i ? " " : ""), v["cpu" i "." s]
+			print ""
+		}' "$1"
+}
+
+# load_info PLAT: the runner variables of PLAT, read the way the runner would.
+load_info() {
+	"$PLATGEN" info "$1" >"$TMP/info"
+	# shellcheck disable=SC1091
+	. "$TMP/info"
+}
+
+check_facts() {
+	name=$1 facts=$2 nr=$3 want_cap=$4 want_asym=$5 want_power=$6
+
+	got=$(per_cpu "$facts" capacity "$nr")
+	if [ "$got" = "$want_cap" ]; then
+		ok "$name: capacities $want_cap"
+	else
+		not_ok "$name: capacities" "got '$got', want '$want_cap'"
+	fi
+
+	# want_asym "-": the caller checks that there is no asym_level at all
+	got=$(per_cpu "$facts" asym_level "$nr")
+	if [ "$want_asym" = - ]; then
+		:
+	elif [ "$got" = "$want_asym" ]; then
+		ok "$name: asym_level $want_asym"
+	else
+		not_ok "$name: asym_level" "got '$got', want '$want_asym'"
+	fi
+
+	# want_power: "pdF:FIRST:LAST ...", first and last OPP of each domain
+	for pd in $want_power; do
+		f=${pd%%:*}
+		want=${pd#*:}
+		got=$(fact "$facts" "$f.power" | awk '{ print $1 ":" $NF }')
+		if [ "$got" = "$want" ]; then
+			ok "$name: $f power first:last OPP $want uW"
+		else
+			not_ok "$name: $f power" "got '$got', want '$want'"
+		fi
+	done
+
+	if LC_ALL=C sort -c "$facts" 2>/dev/null; then
+		ok "$name: facts sorted"
+	else
+		not_ok "$name: facts sorted" "not in LC_ALL=C sort order"
+	fi
+}
+
+# Summarises a decompiled DTB: the /cpus/cpu@N nodes with their
+# capacity-dmips-mhz, and an "error" line for any duplicate phandle or any
+# cpus reference that does not land on the kind of node it should.
+summarise_dtb() {
+	awk '
+	function hex(s,   i, v) {
+		v = 0
+		s = tolower(substr(s, 3))
+		for (i = 1; i <= length(s); i++)
+			v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return v
+	}
+	function cell(s) {
+		sub(/^[^<]*</, "", s)
+		sub(/>.*$/, "", s)
+		return s
+	}
+	/^[ \t]*[^ \t]+ \{$/ {
+		d++
+		p[d] = ($1 == "/") ? "" : p[d - 1] "/" $1
+		if (p[d] ~ /^\/cpus\/cpu@[0-9]+$/)
+			ncpu++
+		if (p[d] ~ /^\/cpus\/cpu-map\/socket/)
+			print "error: QEMU cpu-map (socket level) still present"
+		next
+	}
+	/^[ \t]*\};$/ { d--; next }
+	{
+		l = $0
+		sub(/^[ \t]+/, "", l)
+		if (l ~ /^phandle = </) {
+			v = cell(l)
+			if (v in ph)
+				print "error: phandle " v " used by " ph[v] " and " p[d]
+			ph[v] = p[d]
+		} else if (p[d] ~ /^\/cpus\// &&
+			   l ~ /^(cpu|clocks|operating-points-v2) = <0x[0-9a-f]+>;$/) {
+			n++
+			rp[n] = l
+			sub(/ .*/, "", rp[n])
+			rv[n] = cell(l)
+			rf[n] = p[d]
+		} else if (p[d] ~ /^\/cpus\/cpu@/ && l ~ /^capacity-dmips-mhz = /) {
+			dm[p[d]] = hex(cell(l))
+		}
+	}
+	END {
+		want["cpu"] = "^/cpus/cpu@"
+		want["clocks"] = "^/lab-clock-"
+		want["operating-points-v2"] = "^/opp-table-"
+		for (i = 1; i <= n; i++)
+			if (!(rv[i] in ph) || ph[rv[i]] !~ want[rp[i]])
+				print "error: " rf[i] ":" rp[i] " -> " rv[i] \
+				      " is not a " want[rp[i]] " node"
+		print "cpus " ncpu
+		printf "dmips"
+		for (i = 0; i < ncpu; i++)
+			printf " %s", dm["/cpus/cpu@" i]
+		print ""
+	}' "$1"
+}
+
+# Warnings of the merged build that the plain QEMU DTS does not have, with
+# source positions dropped (they shift once the fragment is appended).
+new_warnings() {
+	sed 's/<stdin>:[0-9.-]*//g' "$1" | sort -u >"$TMP/w.base"
+	sed 's/<stdin>:[0-9.-]*//g' "$2" | sort -u >"$TMP/w.merged"
+	comm -13 "$TMP/w.base" "$TMP/w.merged"
+}
+
+check_dts() {
+	name=$1 plat=$2 want_dmips=$3
+
+	if ! command -v qemu-system-aarch64 >/dev/null 2>&1; then
+		ok "$name: dts merges with QEMU virt DTB # SKIP qemu-system-aarch64 not found"
+		ok "$name: merged DTB cpus node # SKIP qemu-system-aarch64 not found"
+		return 0
+	fi
+	if ! command -v dtc >/dev/null 2>&1; then
+		not_ok "$name: dts merges with QEMU virt DTB" "dtc not found"
+		return 0
+	fi
+	if ! "$PLATGEN" dts "$plat" >"$TMP/frag.dtsi"; then
+		not_ok "$name: dts merges with QEMU virt DTB" "platgen dts failed"
+		return 0
+	fi
+	load_info "$plat"
+	rm -f "$TMP/virt.dtb"
+	# -nic none: the default NIC wants a ROM the lab does not need.
+	qemu-system-aarch64 -M "virt,dumpdtb=$TMP/virt.dtb" -cpu "$QEMU_CPU" \
+		-smp "$NR_CPUS" -m "${MEMORY_MB}M" -display none -nic none \
+		</dev/null >"$TMP/qemu.log" 2>&1 || true
+	if [ ! -s "$TMP/virt.dtb" ]; then
+		not_ok "$name: dts merges with QEMU virt DTB" \
+			"QEMU did not dump a DTB: $(head -n 1 "$TMP/qemu.log")"
+		return 0
+	fi
+	if ! dtc -I dtb -O dts -o "$TMP/virt.dts" "$TMP/virt.dtb" 2>/dev/null; then
+		not_ok "$name: dts merges with QEMU virt DTB" \
+			"dtc cannot decompile QEMU's DTB"
+		return 0
+	fi
+	dtc -I dts -O dtb -o /dev/null - <"$TMP/virt.dts" 2>"$TMP/base.err" || true
+	if ! cat "$TMP/virt.dts" "$TMP/frag.dtsi" |
+	     dtc -I dts -O dtb -o "$TMP/out.dtb" - 2>"$TMP/merged.err"; then
+		not_ok "$name: dts merges with QEMU virt DTB" \
+			"dtc failed: $(grep . "$TMP/merged.err" | head -n 1)"
+		return 0
+	fi
+	extra=$(new_warnings "$TMP/base.err" "$TMP/merged.err")
+	if [ -n "$extra" ]; then
+		not_ok "$name: dts merges with QEMU virt DTB" \
+			"fragment adds dtc warnings: $(echo "$extra" | head -n 1)"
+	else
+		ok "$name: dts merges with QEMU virt DTB, no new dtc warnings"
+	fi
+
+	if ! dtc -I dtb -O dts -o "$TMP/out.dts" "$TMP/out.dtb" 2>/dev/null; then
+		not_ok "$name: merged DTB cpus node" "dtc cannot decompile it"
+		return 0
+	fi
+	summarise_dtb "$TMP/out.dts" >"$TMP/summary"
+	err=$(grep '^error' "$TMP/summary" | head -n 1)
+	got_cpus=$(fact "$TMP/summary" cpus)
+	got_dmips=$(fact "$TMP/summary" dmips)
+	if [ -n "$err" ]; then
+		not_ok "$name: merged DTB cpus node" "$err"
+	elif [ "$got_cpus" != "$NR_CPUS" ]; then
+		not_ok "$name: merged DTB cpus node" \
+			"$got_cpus cpu@ nodes, want $NR_CPUS"
+	elif [ "$got_dmips" != "$want_dmips" ]; then
+		not_ok "$name: merged DTB cpus node" \
+			"capacity-dmips-mhz '$got_dmips', want '$want_dmips'"
+	else
+		ok "$name: merged DTB cpus node: $got_cpus CPUs," \
+			"dmips $got_dmips, phandles unique and resolved"
+	fi
+}
+
+# The reference values below are the published ones (see the .plat sources).
+real_platform() {
+	name=$1 nr=$2 cap=$3 asym=$4 power=$5 dmips=$6
+	plat=$PLATFORMS/$name.plat
+
+	run check "$plat"
+	if [ "$rc" -eq 0 ] && [ ! -s "$TMP/out" ] && [ ! -s "$TMP/err" ]; then
+		ok "$name: check"
+	else
+		not_ok "$name: check" "status $rc: $(head -n 1 "$TMP/err")"
+		return 0
+	fi
+	"$PLATGEN" facts "$plat" >"$TMP/facts"
+	check_facts "$name" "$TMP/facts" "$nr" "$cap" "$asym" "$power"
+	if [ "$(fact "$TMP/facts" eas)" = started ]; then
+		ok "$name: eas started"
+	else
+		not_ok "$name: eas started" "missing from the facts"
+	fi
+	check_dts "$name" "$plat" "$dmips"
+}
+
+# Each bad file starts with "# expect: SUBSTRING".  Every command must fail
+# the same way: status 1, no stdout, one stderr line "FILE:LINE: ...".
+bad_file() {
+	f=$1
+	name=bad/${f##*/}
+	expect=$(sed -n '1s/^# expect: //p' "$f")
+	if [ -z "$expect" ]; then
+		not_ok "$name" "no '# expect:' first line"
+		return 0
+	fi
+	first=
+	for cmd in check info dts facts; do
+		run "$cmd" "$f"
+		line=$(head -n 1 "$TMP/err")
+		rest=${line#"$f:"}
+		num=${rest%%:*}
+		why=
+		if [ "$rc" -ne 1 ]; then
+			why="$cmd: exit status $rc, want 1"
+		elif [ -s "$TMP/out" ]; then
+			why="$cmd: wrote to stdout"
+		elif [ "$(wc -l <"$TMP/err")" -ne 1 ]; then
+			why="$cmd: $(wc -l <"$TMP/err") lines on stderr, want 1"
+		elif [ "$rest" = "$line" ]; then
+			why="$cmd: '$line' does not start with the file path"
+		elif [ -z "$num" ] || [ -n "$(printf '%s' "$num" | tr -d 0-9)" ]; then
+			why="$cmd: '$line' has no :LINE: after the path"
+		else
+			case $line in
+			*"$expect"*) ;;
+			*) why="$cmd: '$line' lacks '$expect'" ;;
+			esac
+		fi
+		if [ -z "$why" ] && [ -n "$first" ] && [ "$line" != "$first" ]; then
+			why="$cmd: '$line' differs from check's '$first'"
+		fi
+		if [ -n "$why" ]; then
+			not_ok "$name" "$why"
+			return 0
+		fi
+		first=$line
+	done
+	ok "$name"
+}
+
+good_symmetric() {
+	plat=$HERE/good/symmetric.plat
+	"$PLATGEN" facts "$plat" >"$TMP/facts"
+	if grep -qE 'asym_level|^eas ' "$TMP/facts"; then
+		not_ok "good/symmetric: EAS off" \
+			"$(grep -E 'asym_level|^eas ' "$TMP/facts" | head -n 1)"
+	else
+		ok "good/symmetric: no asym_level, no eas started"
+	fi
+	check_facts good/symmetric "$TMP/facts" 4 "1024 1024 1024 1024" - \
+		"pd0:30000:120000"
+	check_dts good/symmetric "$plat" "1024 1024 1024 1024"
+}
+
+good_no_power() {
+	plat=$HERE/good/no-power.plat
+	"$PLATGEN" facts "$plat" >"$TMP/facts"
+	if grep -qE '^(pd|eas )' "$TMP/facts"; then
+		not_ok "good/no-power: no energy facts" \
+			"$(grep -E '^(pd|eas )' "$TMP/facts" | head -n 1)"
+	else
+		ok "good/no-power: no pd lines, no eas started"
+	fi
+	n=$("$PLATGEN" dts "$plat" | grep -c 'opp-microwatt' || true)
+	if [ "$n" -eq 2 ]; then
+		ok "good/no-power: opp-microwatt only in the domain with power"
+	else
+		not_ok "good/no-power: opp-microwatt" "$n properties, want 2"
+	fi
+	check_dts good/no-power "$plat" "578 1024 1024 578 578 578"
+}
+
+good_cls() {
+	plat=$HERE/good/cls.plat
+	"$PLATGEN" facts "$plat" >"$TMP/facts"
+	check_facts good/cls "$TMP/facts" 6 "200 200 600 600 1024 1024" \
+		"CLS CLS CLS CLS MC MC" "pd0:20000:60000 pd2:80000:300000 pd4:150000:900000"
+	check_dts good/cls "$plat" "400 400 800 800 1024 1024"
+}
+
+# Edge cases that cannot live in a file with an "# expect:" line.
+misc_cases() {
+	: >"$TMP/empty.plat"
+	run check "$TMP/empty.plat"
+	if [ "$rc" -eq 1 ] &&
+	   [ "$(cat "$TMP/err")" = "$TMP/empty.plat:1: platform: missing required key" ]; then
+		ok "zero-byte file"
+	else
+		not_ok "zero-byte file" "status $rc: $(head -n 1 "$TMP/err")"
+	fi
+
+	run check "$TMP/does-not-exist.plat"
+	case $rc:$(cat "$TMP/err") in
+	"1:$TMP/does-not-exist.plat:0: file: cannot open"*) ok "missing file" ;;
+	*) not_ok "missing file" "status $rc: $(head -n 1 "$TMP/err")" ;;
+	esac
+
+	run frobnicate "$PLATFORMS/juno-r0.plat"
+	if [ "$rc" -eq 2 ] && [ ! -s "$TMP/out" ]; then
+		ok "unknown command: usage, status 2"
+	else
+		not_ok "unknown command" "status $rc, want 2"
+	fi
+
+	printf '%s\r\n' 'platform crlf' 'model CR LF' 'cluster 0' 'domain d' \
+		'cpus 0' 'core cortex-a53' 'capacity-dmips-mhz 1024' 'opp 1000 1 1' \
+		>"$TMP/crlf.plat"
+	run info "$TMP/crlf.plat"
+	if [ "$rc" -eq 0 ] && grep -qx "PLATFORM_MODEL='CR LF'" "$TMP/out"; then
+		ok "CRLF line endings"
+	else
+		not_ok "CRLF line endings" "status $rc: $(head -n 1 "$TMP/err")"
+	fi
+}
+
+real_platform juno-r0 6 "446 1024 1024 446 446 446" "MC MC MC MC MC MC" \
+	"pd0:42361:119000 pd1:160367:583000" "578 1024 1024 578 578 578"
+real_platform hikey960 8 "462 462 462 462 1024 1024 1024 1024" \
+	"MC MC MC MC MC MC MC MC" "pd0:28728:245436 pd4:243358:1571911" \
+	"592 592 592 592 1024 1024 1024 1024"
+real_platform gs101 8 "160 160 160 160 498 498 1024 1024" \
+	"MC MC MC MC MC MC MC MC" \
+	"pd0:6055:103597 pd4:29085:599556 pd6:81250:2030997" \
+	"250 250 250 250 620 620 1024 1024"
+
+for f in "$HERE"/bad/*.plat; do
+	bad_file "$f"
+done
+
+good_symmetric
+good_no_power
+good_cls
+misc_cases
+
+echo "platgen: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

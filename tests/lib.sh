@@ -1,0 +1,42 @@
+# Helpers for test suites (sourced, POSIX sh).  The sourcing suite sets
+# LAB_TOP first.
+# shellcheck shell=sh
+# shellcheck source=lab/lib.sh
+. "$LAB_TOP/lab/lib.sh"
+
+ok() {
+	echo "ok - $*"
+}
+
+not_ok() {
+	echo "not ok - $*"
+}
+
+# check NAME COMMAND...: one case, passing when COMMAND succeeds.
+check() {
+	name=$1
+	shift
+	if "$@"; then ok "$name"; else not_ok "$name"; fi
+}
+
+# json_true FILE FILTER: the jq FILTER holds on FILE.
+json_true() {
+	jq -e "$2" "$1" >/dev/null 2>&1
+}
+
+# expect_fail NAME PATTERN COMMAND...: one case, passing when COMMAND fails
+# and its output matches PATTERN (the one clear message a user gets).
+expect_fail() {
+	name=$1 pattern=$2
+	shift 2
+	out=$(mktemp)
+	if "$@" >"$out" 2>&1; then
+		not_ok "$name: succeeded, expected a failure"
+	elif grep -q -- "$pattern" "$out"; then
+		ok "$name"
+	else
+		not_ok "$name: no '$pattern' in its output:"
+		tail -n 10 "$out" | sed 's/^/    /'
+	fi
+	rm -f "$out"
+}

@@ -1,0 +1,529 @@
+/*
+ * Reading a platform description: lexing, one handler per key, and the
+ * per-line checks that can be made as soon as a line is seen.  Checks that
+ * need the whole file live in validate.c.
+ *
+ * Everything is stored in fixed arrays inside struct pg_platform, so an
+ * error can return from anywhere without anything to free.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "platgen.h"
+
+#define PG_LINE_MAX	1024
+#define PG_MAX_VALUES	(PG_MAX_CPU_ID + 2)
+
+#define PG_MEMORY_MIN	64
+#define PG_MEMORY_MAX	16384
+#define PG_DMIPS_MAX	1024		/* SCHED_CAPACITY_SCALE */
+#define PG_LATENCY_MAX	10000000	/* 10 ms: slower is not a CPU clock */
+/* fixed-clock's clock-frequency is one cell, so the top OPP must fit it. */
+#define PG_KHZ_MAX	4000000
+#define PG_UV_MAX	5000000
+#define PG_UW_MAX	64000000	/* EM_MAX_POWER in Linux 6.12 */
+
+struct pg_line {
+	int no;
+	char *key;
+	char *val[PG_MAX_VALUES];
+	char sep[PG_MAX_VALUES];	/* the blank each value's NUL replaced */
+	int nr_vals;
+	char *rest;		/* text after the key, without comment or edge blanks */
+};
+
+int pg_error(const struct pg_platform *p, int line, const char *field,
+	     const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s:%d: %s: ", p->file, line, field);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+/*
+ * getc()-based so that a NUL byte cannot silently cut a line short the way
+ * it would with fgets().  Returns 1 for a line, 0 at end of file, -1 on error.
+ */
+static int read_line(const struct pg_platform *p, FILE *f, int no,
+		     char buf[PG_LINE_MAX + 1])
+{
+	size_t len = 0;
+	int c;
+
+	while ((c = getc(f)) != EOF && c != '\n') {
+		if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f)
+			return pg_error(p, no, "syntax",
+					"invalid control character 0x%02x", c);
+		if (len == PG_LINE_MAX)
+			return pg_error(p, no, "syntax",
+					"line longer than %d characters", PG_LINE_MAX);
+		buf[len++] = (char)c;
+	}
+	if (ferror(f))
+		return pg_error(p, no, "file", "read error: %s", strerror(errno));
+	buf[len] = '\0';
+	return (c == EOF && len == 0) ? 0 : 1;
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+/* Splits buf in place; l->key is NULL for blank and comment-only lines. */
+static int split_line(const struct pg_platform *p, char *buf, struct pg_line *l)
+{
+	char *s, *end;
+
+	s = strchr(buf, '#');
+	if (s)
+		*s = '\0';
+	end = buf + strlen(buf);
+	while (end > buf && is_blank(end[-1]))
+		*--end = '\0';
+
+	l->key = NULL;
+	l->rest = NULL;
+	l->nr_vals = 0;
+	s = buf;
+	for (;;) {
+		while (is_blank(*s))
+			s++;
+		if (!*s)
+			break;
+		if (!l->key) {
+			l->key = s;
+		} else {
+			if (l->nr_vals == PG_MAX_VALUES)
+				return pg_error(p, l->no, l->key, "too many values");
+			if (!l->rest)
+				l->rest = s;
+			l->val[l->nr_vals++] = s;
+		}
+		while (*s && !is_blank(*s))
+			s++;
+		if (!*s)
+			break;
+		if (l->nr_vals)
+			l->sep[l->nr_vals - 1] = *s;
+		*s++ = '\0';
+	}
+	return 0;
+}
+
+/* Undoes split_line()'s cuts so that the model text stays as written. */
+static void join_rest(struct pg_line *l)
+{
+	int i;
+
+	for (i = 0; i + 1 < l->nr_vals; i++)
+		l->val[i][strlen(l->val[i])] = l->sep[i];
+	l->nr_vals = l->rest ? 1 : 0;
+	if (l->rest)
+		l->val[0] = l->rest;
+}
+
+static int want_values(const struct pg_platform *p, const struct pg_line *l,
+		       int min, int max)
+{
+	if (l->nr_vals < min)
+		return pg_error(p, l->no, l->key, "missing value");
+	if (l->nr_vals > max)
+		return pg_error(p, l->no, l->key, "unexpected extra value '%s'",
+				l->val[max]);
+	return 0;
+}
+
+static int once(const struct pg_platform *p, const struct pg_line *l, int *line)
+{
+	if (*line)
+		return pg_error(p, l->no, l->key, "duplicate key (first at line %d)",
+				*line);
+	*line = l->no;
+	return 0;
+}
+
+/*
+ * Decimal only: a leading zero or sign is refused so that nobody can
+ * believe "010" is octal or that negative values are meaningful.
+ */
+static int parse_u32(const struct pg_platform *p, const struct pg_line *l,
+		     const char *what, const char *s, uint32_t min, uint32_t max,
+		     uint32_t *out)
+{
+	uint64_t v = 0;
+	const char *c;
+
+	for (c = s; *c; c++)
+		if (!isdigit((unsigned char)*c) || (c == s && *c == '0' && c[1]))
+			return pg_error(p, l->no, l->key,
+					"bad number '%s' for %s (expected decimal digits)",
+					s, what);
+	/* Saturate: anything past UINT32_MAX is out of range anyway. */
+	for (c = s; *c && v <= UINT32_MAX; c++)
+		v = v * 10 + (uint64_t)(*c - '0');
+	if (v < min || v > max)
+		return pg_error(p, l->no, l->key,
+				"%s %s out of range %u..%u", what, s, min, max);
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* Names end up in DT node names, labels and shell words: keep them tame. */
+static int parse_name(const struct pg_platform *p, const struct pg_line *l,
+		      const char *s, char *out)
+{
+	const char *c;
+
+	for (c = s; *c; c++)
+		if (!islower((unsigned char)*c) && !isdigit((unsigned char)*c) &&
+		    *c != '-')
+			return pg_error(p, l->no, l->key,
+					"bad name '%s' (allowed: [a-z0-9-]+)", s);
+	if (c - s > PG_NAME_MAX)
+		return pg_error(p, l->no, l->key,
+				"name '%s' longer than %d characters", s,
+				PG_NAME_MAX);
+	strcpy(out, s);
+	return 0;
+}
+
+static struct pg_domain *cur_domain(struct pg_platform *p)
+{
+	return &p->domain[p->nr_domains - 1];
+}
+
+/* key must be a literal: the line buffer is reused for the next line. */
+static void note_cpu(struct pg_platform *p, const struct pg_line *l, int cpu,
+		     const char *key)
+{
+	if (p->seen_mask & (UINT64_C(1) << cpu))
+		return;
+	p->seen_mask |= UINT64_C(1) << cpu;
+	p->seen[p->nr_seen].cpu = cpu;
+	p->seen[p->nr_seen].line = l->no;
+	p->seen[p->nr_seen].key = key;
+	p->nr_seen++;
+}
+
+/* Parses a CPU id list, refusing repeats within the line. */
+static int parse_cpu_list(struct pg_platform *p, const struct pg_line *l,
+			  int *cpu)
+{
+	uint64_t mask = 0;
+	uint32_t v;
+	int i;
+
+	if (!l->nr_vals)
+		return pg_error(p, l->no, l->key, "missing value");
+	for (i = 0; i < l->nr_vals; i++) {
+		if (parse_u32(p, l, "CPU id", l->val[i], 0, PG_MAX_CPU_ID, &v))
+			return -1;
+		if (mask & (UINT64_C(1) << v))
+			return pg_error(p, l->no, l->key, "CPU %u listed twice", v);
+		mask |= UINT64_C(1) << v;
+		cpu[i] = (int)v;
+	}
+	return 0;
+}
+
+static int key_platform(struct pg_platform *p, struct pg_line *l)
+{
+	if (once(p, l, &p->name_line) || want_values(p, l, 1, 1))
+		return -1;
+	return parse_name(p, l, l->val[0], p->name);
+}
+
+static int key_model(struct pg_platform *p, struct pg_line *l)
+{
+	if (once(p, l, &p->model_line))
+		return -1;
+	join_rest(l);
+	if (want_values(p, l, 1, 1))
+		return -1;
+	if (strlen(l->rest) > PG_MODEL_MAX)
+		return pg_error(p, l->no, l->key, "longer than %d characters",
+				PG_MODEL_MAX);
+	strcpy(p->model, l->rest);
+	return 0;
+}
+
+static int key_qemu_cpu(struct pg_platform *p, struct pg_line *l)
+{
+	if (once(p, l, &p->qemu_cpu_line) || want_values(p, l, 1, 1))
+		return -1;
+	return parse_name(p, l, l->val[0], p->qemu_cpu);
+}
+
+static int key_memory(struct pg_platform *p, struct pg_line *l)
+{
+	if (once(p, l, &p->memory_line) || want_values(p, l, 1, 1))
+		return -1;
+	return parse_u32(p, l, "memory size (MiB)", l->val[0], PG_MEMORY_MIN,
+			 PG_MEMORY_MAX, &p->memory_mb);
+}
+
+static int key_cluster(struct pg_platform *p, struct pg_line *l)
+{
+	struct pg_cluster *c;
+	int i, k;
+
+	if (p->nr_clusters == PG_MAX_CLUSTERS)
+		return pg_error(p, l->no, l->key, "more than %d clusters",
+				PG_MAX_CLUSTERS);
+	c = &p->cluster[p->nr_clusters];
+	if (parse_cpu_list(p, l, c->cpu))
+		return -1;
+	for (i = 0; i < l->nr_vals; i++) {
+		for (k = 0; k < p->nr_clusters; k++) {
+			const struct pg_cluster *o = &p->cluster[k];
+			int j;
+
+			for (j = 0; j < o->nr_cpus; j++)
+				if (o->cpu[j] == c->cpu[i])
+					return pg_error(p, l->no, l->key,
+							"CPU %d is already in cluster %d (line %d)",
+							c->cpu[i], k, o->line);
+		}
+		note_cpu(p, l, c->cpu[i], "cluster");
+	}
+	c->nr_cpus = l->nr_vals;
+	c->line = l->no;
+	p->nr_clusters++;
+	return 0;
+}
+
+static int key_domain(struct pg_platform *p, struct pg_line *l)
+{
+	struct pg_domain *d;
+	int i;
+
+	if (want_values(p, l, 1, 1))
+		return -1;
+	if (p->nr_domains == PG_MAX_DOMAINS)
+		return pg_error(p, l->no, l->key, "more than %d domains",
+				PG_MAX_DOMAINS);
+	d = &p->domain[p->nr_domains];
+	if (parse_name(p, l, l->val[0], d->name))
+		return -1;
+	for (i = 0; i < p->nr_domains; i++)
+		if (!strcmp(p->domain[i].name, d->name))
+			return pg_error(p, l->no, l->key,
+					"duplicate domain name '%s' (first at line %d)",
+					d->name, p->domain[i].line);
+	d->line = l->no;
+	d->latency_ns = PG_DEFAULT_LATENCY_NS;
+	p->nr_domains++;
+	return 0;
+}
+
+/* The earlier domain that already has cpu, if any. */
+static const struct pg_domain *owner(const struct pg_platform *p, int cpu)
+{
+	int k;
+
+	for (k = 0; k < p->nr_domains - 1; k++)
+		if (p->domain[k].cpus & (UINT64_C(1) << cpu))
+			return &p->domain[k];
+	return NULL;
+}
+
+static int key_cpus(struct pg_platform *p, struct pg_line *l)
+{
+	struct pg_domain *d = cur_domain(p);
+	const struct pg_domain *o;
+	int cpu[PG_MAX_VALUES];
+	int i;
+
+	if (once(p, l, &d->cpus_line) || parse_cpu_list(p, l, cpu))
+		return -1;
+	for (i = 0; i < l->nr_vals; i++) {
+		o = owner(p, cpu[i]);
+		if (o)
+			return pg_error(p, l->no, l->key,
+					"CPU %d is in two frequency domains: '%s' (line %d) and '%s'",
+					cpu[i], o->name, o->cpus_line, d->name);
+		d->cpus |= UINT64_C(1) << cpu[i];
+		note_cpu(p, l, cpu[i], "cpus");
+	}
+	return 0;
+}
+
+static int key_core(struct pg_platform *p, struct pg_line *l)
+{
+	struct pg_domain *d = cur_domain(p);
+
+	if (once(p, l, &d->core_line) || want_values(p, l, 1, 1))
+		return -1;
+	return parse_name(p, l, l->val[0], d->core);
+}
+
+static int key_dmips(struct pg_platform *p, struct pg_line *l)
+{
+	struct pg_domain *d = cur_domain(p);
+
+	if (once(p, l, &d->dmips_line) || want_values(p, l, 1, 1))
+		return -1;
+	return parse_u32(p, l, "capacity", l->val[0], 1, PG_DMIPS_MAX,
+			 &d->dmips);
+}
+
+static int key_latency(struct pg_platform *p, struct pg_line *l)
+{
+	struct pg_domain *d = cur_domain(p);
+
+	if (once(p, l, &d->latency_line) || want_values(p, l, 1, 1))
+		return -1;
+	return parse_u32(p, l, "latency (ns)", l->val[0], 1, PG_LATENCY_MAX,
+			 &d->latency_ns);
+}
+
+static int key_idle(struct pg_platform *p, struct pg_line *l)
+{
+	struct pg_domain *d = cur_domain(p);
+
+	if (once(p, l, &d->idle_line) || want_values(p, l, 1, 1))
+		return -1;
+	return parse_u32(p, l, "idle power (uW)", l->val[0], 0, PG_UW_MAX,
+			 &d->idle_uw);
+}
+
+/* Checks an OPP against the previous one of its domain, as the EM would. */
+static int check_opp_order(const struct pg_platform *p, const struct pg_line *l,
+			   const struct pg_domain *d, const struct pg_opp *o)
+{
+	const struct pg_opp *prev = &d->opp[d->nr_opps - 1];
+
+	if (o->khz <= prev->khz)
+		return pg_error(p, l->no, l->key,
+				"non-increasing frequency %u kHz after %u kHz (line %d)",
+				o->khz, prev->khz, prev->line);
+	if (o->uv < prev->uv)
+		return pg_error(p, l->no, l->key,
+				"decreasing voltage %u uV after %u uV (line %d)",
+				o->uv, prev->uv, prev->line);
+	if (d->has_power && o->uw <= prev->uw)
+		return pg_error(p, l->no, l->key,
+				"non-increasing power %u uW after %u uW (line %d)",
+				o->uw, prev->uw, prev->line);
+	return 0;
+}
+
+static int key_opp(struct pg_platform *p, struct pg_line *l)
+{
+	struct pg_domain *d = cur_domain(p);
+	struct pg_opp o = { .line = l->no };
+	bool has_power = l->nr_vals == 3;
+
+	if (want_values(p, l, 2, 3))
+		return -1;
+	if (d->nr_opps == PG_MAX_OPPS)
+		return pg_error(p, l->no, l->key, "more than %d OPPs in domain '%s'",
+				PG_MAX_OPPS, d->name);
+	if (parse_u32(p, l, "frequency (kHz)", l->val[0], 1, PG_KHZ_MAX, &o.khz) ||
+	    parse_u32(p, l, "voltage (uV)", l->val[1], 1, PG_UV_MAX, &o.uv) ||
+	    (has_power &&
+	     parse_u32(p, l, "power (uW)", l->val[2], 0, PG_UW_MAX, &o.uw)))
+		return -1;
+	/* _get_dt_power() treats 0 uW as "no data" and fails the EM. */
+	if (has_power && !o.uw)
+		return pg_error(p, l->no, l->key,
+				"zero power (the Energy Model needs a power > 0 uW)");
+	if (!d->nr_opps)
+		d->has_power = has_power;
+	else if (has_power != d->has_power)
+		return pg_error(p, l->no, l->key,
+				"power %s here but %s at line %d: give it on every OPP or none",
+				has_power ? "given" : "missing",
+				has_power ? "missing" : "given", d->opp[0].line);
+	else if (check_opp_order(p, l, d, &o))
+		return -1;
+	d->opp[d->nr_opps++] = o;
+	return 0;
+}
+
+enum pg_scope { PG_TOP, PG_DOMAIN, PG_ANY };
+
+static const struct pg_key {
+	const char *name;
+	enum pg_scope scope;
+	int (*parse)(struct pg_platform *p, struct pg_line *l);
+} pg_keys[] = {
+	{ "platform",			PG_TOP,		key_platform },
+	{ "model",			PG_TOP,		key_model },
+	{ "qemu-cpu",			PG_TOP,		key_qemu_cpu },
+	{ "memory-mb",			PG_TOP,		key_memory },
+	{ "cluster",			PG_TOP,		key_cluster },
+	{ "domain",			PG_ANY,		key_domain },
+	{ "cpus",			PG_DOMAIN,	key_cpus },
+	{ "core",			PG_DOMAIN,	key_core },
+	{ "capacity-dmips-mhz",		PG_DOMAIN,	key_dmips },
+	{ "transition-latency-ns",	PG_DOMAIN,	key_latency },
+	{ "idle-power-uw",		PG_DOMAIN,	key_idle },
+	{ "opp",			PG_DOMAIN,	key_opp },
+};
+
+static int dispatch(struct pg_platform *p, struct pg_line *l)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(pg_keys) / sizeof(pg_keys[0]); i++) {
+		const struct pg_key *k = &pg_keys[i];
+
+		if (strcmp(k->name, l->key))
+			continue;
+		/* The format is "top-level keys, then domains": no going back. */
+		if (k->scope == PG_TOP && p->nr_domains)
+			return pg_error(p, l->no, l->key,
+					"top-level key inside domain '%s' (must precede all domains)",
+					cur_domain(p)->name);
+		if (k->scope == PG_DOMAIN && !p->nr_domains)
+			return pg_error(p, l->no, l->key,
+					"domain key before any 'domain NAME' line");
+		return k->parse(p, l);
+	}
+	return pg_error(p, l->no, l->key, "unknown key");
+}
+
+static int parse_stream(struct pg_platform *p, FILE *f)
+{
+	char buf[PG_LINE_MAX + 1];
+	struct pg_line l;
+	int no, ret;
+
+	for (no = 1; (ret = read_line(p, f, no, buf)) > 0; no++) {
+		l.no = no;
+		if (split_line(p, buf, &l))
+			return -1;
+		if (l.key && dispatch(p, &l))
+			return -1;
+	}
+	return ret;
+}
+
+int pg_load(struct pg_platform *p, const char *file)
+{
+	FILE *f;
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	p->file = file;
+	strcpy(p->qemu_cpu, PG_DEFAULT_QEMU_CPU);
+	p->memory_mb = PG_DEFAULT_MEMORY_MB;
+
+	f = fopen(file, "r");
+	if (!f)
+		return pg_error(p, 0, "file", "cannot open: %s", strerror(errno));
+	ret = parse_stream(p, f);
+	fclose(f);
+	if (ret)
+		return ret;
+	return pg_validate(p);
+}

@@ -1,0 +1,106 @@
+/*
+ * platgen: platform description -> QEMU virt DT fragment, runner variables
+ * and the facts a booted guest must show.  See docs/platform-format.md.
+ */
+#ifndef PLATGEN_H
+#define PLATGEN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* QEMU virt with GICv2 (the lab's GIC) cannot start more than 8 vCPUs. */
+#define PG_MAX_CPUS		8
+/* Ids above this are typos, not topologies; it also bounds the masks. */
+#define PG_MAX_CPU_ID		63
+/* Every domain and cluster needs a CPU of its own. */
+#define PG_MAX_DOMAINS		PG_MAX_CPUS
+#define PG_MAX_CLUSTERS		PG_MAX_CPUS
+#define PG_MAX_OPPS		32
+/* "opp-table-" + name must fit the 31 characters of a DT node name. */
+#define PG_NAME_MAX		20
+#define PG_MODEL_MAX		100
+
+#define PG_DEFAULT_QEMU_CPU	"cortex-a57"
+#define PG_DEFAULT_MEMORY_MB	512
+#define PG_DEFAULT_LATENCY_NS	100000
+
+struct pg_opp {
+	uint32_t khz;
+	uint32_t uv;
+	uint32_t uw;		/* 0 when the domain has no power data */
+	int line;
+};
+
+struct pg_domain {
+	char name[PG_NAME_MAX + 1];
+	char core[PG_NAME_MAX + 1];
+	int line;		/* of the "domain NAME" header */
+	uint64_t cpus;		/* bit N set: logical CPU N */
+	uint32_t dmips;
+	uint32_t latency_ns;
+	uint32_t idle_uw;
+	int cpus_line, core_line, dmips_line, latency_line, idle_line;
+	struct pg_opp opp[PG_MAX_OPPS];
+	int nr_opps;
+	bool has_power;		/* decided by the first OPP of the domain */
+};
+
+struct pg_cluster {
+	int cpu[PG_MAX_CPU_ID + 1];	/* in file order: becomes coreJ */
+	int nr_cpus;
+	int line;
+};
+
+/* First place a CPU id was named; global errors point there. */
+struct pg_mention {
+	int cpu;
+	int line;
+	const char *key;
+};
+
+struct pg_platform {
+	const char *file;
+	char name[PG_NAME_MAX + 1];
+	char model[PG_MODEL_MAX + 1];
+	char qemu_cpu[PG_NAME_MAX + 1];
+	uint32_t memory_mb;
+	int name_line, model_line, qemu_cpu_line, memory_line;
+
+	struct pg_cluster cluster[PG_MAX_CLUSTERS];
+	int nr_clusters;
+	struct pg_domain domain[PG_MAX_DOMAINS];
+	int nr_domains;
+
+	struct pg_mention seen[PG_MAX_CPU_ID + 1];
+	int nr_seen;
+	uint64_t seen_mask;
+
+	/* Derived once the description is valid. */
+	int nr_cpus;
+	int cpu_domain[PG_MAX_CPUS];
+	int cpu_cluster[PG_MAX_CPUS];
+	uint32_t capacity[PG_MAX_CPUS];
+};
+
+#if defined(__GNUC__)
+#define PG_PRINTF(f, a)	__attribute__((format(printf, f, a)))
+#else
+#define PG_PRINTF(f, a)
+#endif
+
+/* Prints the single "FILE:LINE: FIELD: message" line; always returns -1. */
+int pg_error(const struct pg_platform *p, int line, const char *field,
+	     const char *fmt, ...) PG_PRINTF(4, 5);
+
+/* Parses and validates FILE into *p; on failure one error line is printed. */
+int pg_load(struct pg_platform *p, const char *file);
+
+/* Whole-file checks after parsing; fills in the derived fields. */
+int pg_validate(struct pg_platform *p);
+
+void pg_emit_info(const struct pg_platform *p, FILE *out);
+void pg_emit_dts(const struct pg_platform *p, FILE *out);
+void pg_emit_facts(const struct pg_platform *p, FILE *out);
+
+#endif /* PLATGEN_H */

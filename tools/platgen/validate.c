@@ -1,0 +1,150 @@
+/*
+ * Whole-file checks, run after every line parsed cleanly, and the values
+ * derived from a valid description.  The order of the checks decides which
+ * single error a broken file gets, so it goes from "something is missing"
+ * to "the CPU numbering is inconsistent".
+ */
+#include "platgen.h"
+
+static int check_domain_fields(const struct pg_platform *p,
+			       const struct pg_domain *d)
+{
+	if (!d->cpus_line)
+		return pg_error(p, d->line, "cpus",
+				"missing required key in domain '%s'", d->name);
+	if (!d->core_line)
+		return pg_error(p, d->line, "core",
+				"missing required key in domain '%s'", d->name);
+	if (!d->dmips_line)
+		return pg_error(p, d->line, "capacity-dmips-mhz",
+				"missing required key in domain '%s'", d->name);
+	if (!d->nr_opps)
+		return pg_error(p, d->line, "opp",
+				"domain '%s' has no OPP (at least one 'opp' line)",
+				d->name);
+	return 0;
+}
+
+static int check_required(const struct pg_platform *p)
+{
+	int i;
+
+	if (!p->name_line)
+		return pg_error(p, 1, "platform", "missing required key");
+	if (!p->model_line)
+		return pg_error(p, 1, "model", "missing required key");
+	if (!p->nr_clusters)
+		return pg_error(p, 1, "cluster",
+				"missing required key (one 'cluster' line per cluster)");
+	if (!p->nr_domains)
+		return pg_error(p, 1, "domain",
+				"missing required key (at least one 'domain NAME' section)");
+	for (i = 0; i < p->nr_domains; i++)
+		if (check_domain_fields(p, &p->domain[i]))
+			return -1;
+	return 0;
+}
+
+/*
+ * Linux numbers CPUs in DT order with the boot CPU (MPIDR 0) first, and
+ * cpu@N gets MPIDR N under QEMU virt, so logical ids must be exactly
+ * 0..N-1 for the file's ids to be the guest's ids.
+ */
+static int check_cpu_ids(const struct pg_platform *p)
+{
+	const struct pg_mention *m;
+	int n = p->nr_seen;
+	int i, missing;
+
+	if (n > PG_MAX_CPUS) {
+		m = &p->seen[PG_MAX_CPUS];
+		return pg_error(p, m->line, m->key,
+				"more than %d CPUs (QEMU virt GICv2 limit): CPU %d is number %d",
+				PG_MAX_CPUS, m->cpu, PG_MAX_CPUS + 1);
+	}
+	for (i = 0; i < n; i++) {
+		m = &p->seen[i];
+		if (m->cpu < n)
+			continue;
+		for (missing = 0; p->seen_mask & (UINT64_C(1) << missing); missing++)
+			;
+		return pg_error(p, m->line, m->key,
+				"CPU ids must be 0..%d for %d CPUs: CPU %d given, CPU %d missing",
+				n - 1, n, m->cpu, missing);
+	}
+	return 0;
+}
+
+static int domain_of(const struct pg_platform *p, int cpu)
+{
+	int i;
+
+	for (i = 0; i < p->nr_domains; i++)
+		if (p->domain[i].cpus & (UINT64_C(1) << cpu))
+			return i;
+	return -1;
+}
+
+static int cluster_of(const struct pg_platform *p, int cpu)
+{
+	int i, j;
+
+	for (i = 0; i < p->nr_clusters; i++)
+		for (j = 0; j < p->cluster[i].nr_cpus; j++)
+			if (p->cluster[i].cpu[j] == cpu)
+				return i;
+	return -1;
+}
+
+/*
+ * cpufreq-dt needs every CPU in a policy, and arch_topology gives up on
+ * the whole cpu-map (and so on capacity-dmips-mhz) if a CPU is missing.
+ */
+static int check_membership(struct pg_platform *p)
+{
+	int i;
+
+	for (i = 0; i < p->nr_seen; i++) {
+		const struct pg_mention *m = &p->seen[i];
+
+		p->cpu_domain[m->cpu] = domain_of(p, m->cpu);
+		p->cpu_cluster[m->cpu] = cluster_of(p, m->cpu);
+		if (p->cpu_domain[m->cpu] < 0)
+			return pg_error(p, m->line, m->key,
+					"CPU %d is in no frequency domain", m->cpu);
+		if (p->cpu_cluster[m->cpu] < 0)
+			return pg_error(p, m->line, m->key,
+					"CPU %d is in no cluster", m->cpu);
+	}
+	return 0;
+}
+
+/*
+ * topology_normalize_cpu_scale() in Linux 6.12: the reference frequency is
+ * the policy's cpuinfo.max_freq, i.e. the domain's top OPP in kHz.
+ */
+static void compute_capacity(struct pg_platform *p)
+{
+	uint64_t raw[PG_MAX_CPUS];
+	uint64_t scale = 1;
+	int cpu;
+
+	for (cpu = 0; cpu < p->nr_cpus; cpu++) {
+		const struct pg_domain *d = &p->domain[p->cpu_domain[cpu]];
+
+		raw[cpu] = (uint64_t)d->dmips * d->opp[d->nr_opps - 1].khz;
+		if (raw[cpu] > scale)
+			scale = raw[cpu];
+	}
+	for (cpu = 0; cpu < p->nr_cpus; cpu++)
+		p->capacity[cpu] = (uint32_t)((raw[cpu] << 10) / scale);
+}
+
+int pg_validate(struct pg_platform *p)
+{
+	if (check_required(p) || check_cpu_ids(p) || check_membership(p))
+		return -1;
+	p->nr_cpus = p->nr_seen;
+	compute_capacity(p);
+	return 0;
+}
