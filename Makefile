@@ -11,6 +11,7 @@ TRACE      ?= 0
 BUILD      := build
 IMAGE      := $(BUILD)/obj/lab/arch/arm64/boot/Image
 INITRAMFS  := $(BUILD)/guest/initramfs.cpio.gz
+RTAPP      := $(BUILD)/guest/rt-app
 PLATGEN    := $(BUILD)/tools/platgen
 HOST_CC    := gcc
 HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2
@@ -41,7 +42,10 @@ kernel: deps
 
 initramfs: $(INITRAMFS)
 
-$(INITRAMFS): $(GUEST_INPUTS) | deps
+$(RTAPP): lab/guest/build-rtapp.sh lab/versions.mk $(wildcard lab/guest/rt-app/*.patch) | deps
+	@lab/guest/build-rtapp.sh $@ >/dev/null
+
+$(INITRAMFS): $(GUEST_INPUTS) $(RTAPP) | deps
 	@lab/guest/build-initramfs.sh $@ >/dev/null
 
 run: kernel initramfs tools

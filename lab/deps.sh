@@ -52,6 +52,26 @@ host() {
 	fi
 }
 
+# rt-app is rebuilt from Debian's source (lab/guest/build-rtapp.sh):
+# apt-get source needs a deb-src line.
+SRC_LIST=/etc/apt/sources.list.d/lab-deb-src.sources
+GUEST_BUILD_PKGS="libc6-dev:arm64 libjson-c-dev:arm64 patch"
+
+deb_src() {
+	grep -rqsE '^(Types:.*deb-src|deb-src )' /etc/apt/sources.list /etc/apt/sources.list.d/ && return 0
+	[ "$(id -u)" = 0 ] || die "need root to add a deb-src source"
+	log "adding $SRC_LIST (deb-src bookworm main)"
+	cat >"$SRC_LIST" <<-SOURCES
+	Types: deb-src
+	URIs: http://deb.debian.org/debian
+	Suites: bookworm
+	Components: main
+	Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+	SOURCES
+	apt_updated=
+	apt_update
+}
+
 guest() {
 	dpkg --print-foreign-architectures | grep -qx arm64 || {
 		[ "$(id -u)" = 0 ] || die "need root to add the arm64 architecture"
@@ -62,6 +82,11 @@ guest() {
 	# The arm64 package lists exist only after an update with arm64 enabled.
 	ls /var/lib/apt/lists/*_binary-arm64_Packages* >/dev/null 2>&1 ||
 		apt_update
+	deb_src
+	# shellcheck disable=SC2086 # word splitting of the package list
+	m=$(missing $GUEST_BUILD_PKGS)
+	# shellcheck disable=SC2086
+	[ -z "$m" ] || apt_install $m
 }
 
 case ${1:-all} in

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Write an experiment's summary.json from what the guest handed back:
-# per-CPU busy time and per-policy frequency residency over the experiment
-# (after.txt minus before.txt), the platform facts, and the verdict.
+# per-CPU busy time, per-policy frequency residency and the energy the
+# lab's meter counted per CPU, frequency domain and in total, over the
+# experiment (after.txt minus before.txt), the platform facts, the verdict.
 #
 # Usage: lab/summarize.sh RESULTS_DIR PLATFORM EXPERIMENT VERDICT EXIT_STATUS WALL_SECONDS
 set -eu
@@ -18,9 +19,11 @@ printf '  "exit_status": "%s",\n  "wall_seconds": %s,\n' "$5" "$6"
 printf '  "kernel": "%s",\n  "eas_started": %s' "${kernel:-unknown}" "$eas"
 if [ -f "$dir/before.txt" ] && [ -f "$dir/after.txt" ]; then
 	awk -v facts="$dir/facts.txt" '
+	function energy(l) { return (l in has_en) ? en[2, l] - en[1, l] : "null" }
 	function busy(f,   b, i) { b = 0; for (i = 2; i <= NF; i++) if (i != 5 && i != 6) b += $i; return b }
 	FNR == 1 { file++ }
 	$1 == "uptime" { up[file] = $2; next }
+	$1 == "energy" { en[file, $2] = $3; has_en[$2] = 1; next }
 	$1 ~ /^cpu[0-9]+$/ { n = substr($1, 4) + 0; b[file, n] = busy(); t[file, n] = b[file, n] + $5 + $6
 		if (n + 1 > ncpu) ncpu = n + 1; next }
 	$1 ~ /^policy/ { key = $1 SUBSEP $2; tis[file, key] = $3
@@ -39,7 +42,8 @@ if [ -f "$dir/before.txt" ] && [ -f "$dir/after.txt" ]; then
 			sep = n ? "," : ""
 			c = (n in cap) ? cap[n] : "null"
 			pct = tot > 0 ? 100 * (b[2, n] - b[1, n]) / tot : 0
-			printf "%s\n    {\"cpu\": %d, \"capacity\": %s, \"busy_pct\": %.1f}", sep, n, c, pct
+			printf "%s\n    {\"cpu\": %d, \"capacity\": %s, \"busy_pct\": %.1f, \"energy_uj\": %s}",
+				sep, n, c, pct, energy("cpu" n)
 		}
 		printf "\n  ],\n  \"policies\": ["
 		for (i = 1; i <= np; i++) {
@@ -53,10 +57,19 @@ if [ -f "$dir/before.txt" ] && [ -f "$dir/after.txt" ]; then
 			}
 			sep = (i > 1) ? "," : ""
 			avg = sum > 0 ? wsum / sum : 0
-			printf "%s\n    {\"policy\": \"%s\", \"cpus\": \"%s\", \"avg_khz\": %d, \"ms_at_khz\": {%s}}",
-				sep, p, pcpus[p], avg, s
+			printf "%s\n    {\"policy\": \"%s\", \"cpus\": \"%s\", \"avg_khz\": %d, \"energy_uj\": %s, \"ms_at_khz\": {%s}}",
+				sep, p, pcpus[p], avg, energy(p), s
 		}
 		printf "\n  ]"
+		# The energy the experiment used: the meter total and domains.
+		if ("total" in has_en) {
+			s = ""
+			for (i = 1; i <= np; i++)
+				s = s sprintf("%s\"%s\": %s", i > 1 ? ", " : "", pols[i], energy(pols[i]))
+			printf ",\n  \"energy\": {\"total_uj\": %s, \"joules\": %.4f, \"domains_uj\": {%s}}",
+				energy("total"), energy("total") / 1e6, s
+		} else
+			printf ",\n  \"energy\": null"
 	}' "$dir/before.txt" "$dir/after.txt"
 fi
 printf ',\n  "files": ['

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Assemble the guest's initramfs from Debian arm64 packages and the lab's
-# guest scripts.  Byte-for-byte reproducible from the same .debs: file
+# Assemble the guest's initramfs from Debian arm64 packages, rt-app rebuilt
+# with the lab's patch, and the lab's guest scripts.  Byte-for-byte reproducible from the same .debs: file
 # order, owners and timestamps are fixed, gzip stores no name or time.
 #
 # Usage: lab/guest/build-initramfs.sh [OUTPUT]   (default build/guest/initramfs.cpio.gz)
@@ -12,6 +12,8 @@ LAB_TOP=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
 OUT=${1:-$BUILD_DIR/guest/initramfs.cpio.gz}
 DEBS=$BUILD_DIR/debs
 LIST=$LAB_TOP/lab/guest/packages.list
+# Debian's rt-app rebuilt with the lab's patch (lab/guest/build-rtapp.sh).
+RTAPP=${RTAPP:-$BUILD_DIR/guest/rt-app}
 # Any fixed instant will do; this is the date of the seed RFC.
 EPOCH=1521539000
 
@@ -52,6 +54,7 @@ stage() {
 		"$root/results" "$root/lab/bin" "$root/lab/experiment"
 	# busybox --install at boot creates the other applet links.
 	ln -sf ../bin/busybox "$root/bin/sh"
+	install -m 0755 "$RTAPP" "$root/usr/bin/rt-app"
 	install -m 0755 "$LAB_TOP/lab/guest/init" "$root/init"
 	install -m 0644 "$LAB_TOP/lab/guest/trace-events" "$root/lab/trace-events"
 	for f in "$LAB_TOP"/lab/guest/bin/*; do
@@ -71,6 +74,7 @@ pack() {
 command -v dpkg-deb >/dev/null || die "dpkg-deb missing"
 dpkg --print-foreign-architectures | grep -qx arm64 ||
 	die "arm64 is not a dpkg architecture here: run lab/deps.sh guest"
+[ -x "$RTAPP" ] || "$LAB_TOP/lab/guest/build-rtapp.sh" "$RTAPP" >/dev/null
 download
 mkdir -p "$(dirname "$OUT")"
 stage_dir=$(mktemp -d "$BUILD_DIR/initramfs.XXXXXX")

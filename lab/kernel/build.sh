@@ -17,6 +17,9 @@ LAB_TOP=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
 FRAGMENT=${1:-$LAB_TOP/lab/kernel/lab.config}
 OBJ=${2:-$KOBJ}
 SERIES_DIR=${SERIES_DIR:-$LAB_TOP/patches}
+# Lab-only patches (emulated CPU speed, energy meter), applied after the
+# series so that the series stays what would go upstream.
+LAB_PATCHES_DIR=${LAB_PATCHES_DIR:-$LAB_TOP/lab/kernel/lab-patches}
 JOBS=${JOBS:-$(nproc)}
 BASE_TAG=debian-base
 
@@ -67,21 +70,37 @@ extract_source() {
 	echo "$want" >"$stamp"
 }
 
+# series_patches DIR: the patches DIR/series names, in order.
 series_patches() {
-	[ -f "$SERIES_DIR/series" ] || return 0
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$SERIES_DIR/series"
+	[ -f "$1/series" ] || return 0
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1/series"
 }
 
-# Identity of what should be applied: the series file and every patch.
+# Identity of what should be applied: both series files and every patch.
 series_id() {
-	{
-		echo "$SERIES_DIR"
-		series_patches | while read -r p; do
-			[ -f "$SERIES_DIR/$p" ] ||
-				die "patches/series names $p, which does not exist"
-			cat "$SERIES_DIR/$p"
+	for dir in "$SERIES_DIR" "$LAB_PATCHES_DIR"; do
+		echo "$dir"
+		series_patches "$dir" | while read -r p; do
+			[ -f "$dir/$p" ] ||
+				die "${dir#"$LAB_TOP"/}/series names $p, which does not exist"
+			cat "$dir/$p"
 		done
-	} | sha256sum | cut -d' ' -f1
+	done | sha256sum | cut -d' ' -f1
+}
+
+# am_series DIR WHAT: git am every patch of DIR/series; WHAT names them in
+# the message of the one that does not apply.
+am_series() {
+	n=0
+	for p in $(series_patches "$1"); do
+		n=$((n + 1))
+		if ! git_k am -q --whitespace=nowarn "$1/$p" >/dev/null 2>&1; then
+			err=$(git_k apply --check "$1/$p" 2>&1 | head -n 3)
+			git_k am --abort >/dev/null 2>&1 || true
+			die "$2 $n ($p) does not apply to $(make_var LINUX_SOURCE_VERSION)${3:-}: $err"
+		fi
+	done
+	log "applied $n $2(es) from ${1#"$LAB_TOP"/}"
 }
 
 apply_series() {
@@ -93,16 +112,8 @@ apply_series() {
 	git_k checkout -q --detach "$BASE_TAG"
 	git_k reset -q --hard "$BASE_TAG"
 	git_k clean -qfdx
-	n=0
-	for p in $(series_patches); do
-		n=$((n + 1))
-		if ! git_k am -q --whitespace=nowarn "$SERIES_DIR/$p" >/dev/null 2>&1; then
-			err=$(git_k am --show-current-patch=diff >/dev/null 2>&1; git_k apply --check "$SERIES_DIR/$p" 2>&1 | head -n 3)
-			git_k am --abort >/dev/null 2>&1 || true
-			die "patch $n ($p) does not apply to $(make_var LINUX_SOURCE_VERSION): $err"
-		fi
-	done
-	log "applied $n patch(es) from $SERIES_DIR"
+	am_series "$SERIES_DIR" patch
+	am_series "$LAB_PATCHES_DIR" "lab patch" " + the series"
 	echo "$id" >"$stamp"
 }
 

@@ -21,6 +21,17 @@ for f in $scripts; do
 	fi
 done
 
+# Lab kernel C: kernel coding style, checked on the lab-only patches.
+checkpatch=$KSRC/scripts/checkpatch.pl
+for p in lab/kernel/lab-patches/*.patch; do
+	if out=$(perl "$checkpatch" --strict --no-tree --quiet "$p" 2>&1); then
+		ok "checkpatch --strict ${p#lab/kernel/}"
+	else
+		not_ok "checkpatch --strict ${p#lab/kernel/}"
+		echo "$out" | head -n 20 | sed 's/^/    /'
+	fi
+done
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 check "platgen builds with gcc -std=c11 -Wall -Wextra -Werror" \
