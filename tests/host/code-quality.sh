@@ -24,7 +24,8 @@ done
 # Lab kernel C: kernel coding style, checked on the lab-only patches.
 checkpatch=$KSRC/scripts/checkpatch.pl
 for p in lab/kernel/lab-patches/*.patch; do
-	if out=$(perl "$checkpatch" --strict --no-tree --quiet "$p" 2>&1); then
+	# On stdin: checkpatch checks a file git tracks as a source file.
+	if out=$(perl "$checkpatch" --strict --no-tree --quiet - <"$p" 2>&1); then
 		ok "checkpatch --strict ${p#lab/kernel/}"
 	else
 		not_ok "checkpatch --strict ${p#lab/kernel/}"
