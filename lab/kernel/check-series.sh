@@ -1,0 +1,118 @@
+#!/bin/sh
+# Kernel quality gates on the series in patches/: every patch applies in
+# order, the tree builds without a compiler warning after each one
+# (bisectable), checkpatch --strict reports nothing, each commit message
+# has a body and a Signed-off-by, and sparse reports no new warning in
+# the files the series touches.  One "ok"/"not ok" line per gate.
+#
+# Usage: lab/kernel/check-series.sh
+set -eu
+LAB_TOP=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
+# shellcheck source=lab/lib.sh
+. "$LAB_TOP/lab/lib.sh"
+
+BISECT_SRC=$BUILD_DIR/bisect
+BISECT_OBJ=$BUILD_DIR/obj/bisect
+LOCK=${LAB_BUILD_LOCK:-/tmp/eas-lab-kernel-build.lock}
+export ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- CCACHE_DEPEND=1
+CC_OVERRIDE="CC=${CROSS_COMPILE}gcc"
+command -v ccache >/dev/null 2>&1 && CC_OVERRIDE="CC=ccache ${CROSS_COMPILE}gcc"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { echo "ok - $*"; }
+not_ok() { echo "not ok - $*"; }
+
+kmake() {
+	flock "$LOCK" make -s -C "$BISECT_SRC" O="$BISECT_OBJ" "$CC_OVERRIDE" \
+		-j"$(nproc)" "$@"
+}
+
+if out=$(LAB_KERNEL_STEPS=apply "$LAB_TOP/lab/kernel/build.sh" 2>&1); then
+	ok "the series applies to $(make_var LINUX_SOURCE_VERSION) with git am"
+else
+	not_ok "the series applies: $out"
+	exit 1
+fi
+# The series' commits come first; lab-only patches may follow them.
+nr=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$LAB_TOP/patches/series" 2>/dev/null | wc -l)
+[ "$nr" -gt 0 ] || { ok "no patches: nothing else to check"; exit 0; }
+commits=$(git -C "$KSRC" rev-list --reverse debian-base..HEAD | head -n "$nr")
+last=$(echo "$commits" | tail -n 1)
+
+# checkpatch.pl runs Python helpers: Debian's python3 has their modules.
+for c in $commits; do
+	subject=$(git -C "$KSRC" log -1 --format=%s "$c")
+	git -C "$KSRC" format-patch -q -1 --stdout "$c" >"$tmp/p"
+	if out=$(cd "$KSRC" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict -q "$tmp/p" 2>&1) &&
+	   [ -z "$out" ]; then
+		ok "checkpatch --strict: $subject"
+	else
+		not_ok "checkpatch --strict: $subject"
+		echo "$out" | head -n 20 | sed 's/^/    /'
+	fi
+	body=$(git -C "$KSRC" log -1 --format=%b "$c" | grep -cv '^\(Signed-off-by:.*\)\{0,1\}$' || true)
+	if [ "$body" -ge 4 ] && git -C "$KSRC" log -1 --format=%b "$c" | grep -q '^Signed-off-by: '; then
+		ok "commit message has a body ($body lines) and a Signed-off-by: $subject"
+	else
+		not_ok "commit message lacks a body or a Signed-off-by: $subject"
+	fi
+done
+
+# Bisectability: a worktree of the same repository, built after each patch.
+if [ ! -d "$BISECT_SRC" ]; then
+	git -C "$KSRC" worktree prune
+	git -C "$KSRC" -c gc.auto=0 worktree add -q --detach "$BISECT_SRC" debian-base
+fi
+mkdir -p "$BISECT_OBJ"
+[ -f "$KOBJ/.config" ] || die "no $KOBJ/.config: build the lab kernel first"
+n=0
+for c in $commits; do
+	n=$((n + 1))
+	subject=$(git -C "$KSRC" log -1 --format=%s "$c")
+	git -C "$BISECT_SRC" checkout -q --detach "$c"
+	cp "$KOBJ/.config" "$BISECT_OBJ/.config"
+	if kmake olddefconfig >"$tmp/log" 2>&1 && kmake Image >>"$tmp/log" 2>&1; then
+		if grep -q 'warning:' "$tmp/log"; then
+			not_ok "patch $n builds without warnings: $subject"
+			grep 'warning:' "$tmp/log" | head -n 10 | sed 's/^/    /'
+		else
+			ok "patch $n builds on its own: $subject"
+		fi
+	else
+		not_ok "patch $n builds on its own: $subject"
+		grep -E 'error|Error' "$tmp/log" | head -n 10 | sed 's/^/    /'
+	fi
+done
+
+# sparse on the compilation units holding the touched .c files, before
+# and after the series; a warning is new if its text (line numbers
+# aside) does not appear before.
+touched=$(git -C "$KSRC" diff --name-only debian-base "$last" -- '*.c' '*.h')
+units=''
+for f in $(echo "$touched" | grep '\.c$' || true); do
+	case $f in
+	kernel/sched/topology.c) u=kernel/sched/build_utility.o ;;
+	*) u=${f%.c}.o ;;
+	esac
+	units="$units $u"
+done
+sparse_run() {
+	git -C "$BISECT_SRC" checkout -q --detach "$1"
+	cp "$KOBJ/.config" "$BISECT_OBJ/.config"
+	kmake olddefconfig >/dev/null 2>&1
+	for u in $units; do
+		[ -f "$BISECT_SRC/${u%.o}.c" ] || [ "$u" = kernel/sched/build_utility.o ] || continue
+		kmake C=2 CHECK=sparse "$u" 2>&1 || true
+	done | grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' |
+		sed -E 's/:[0-9]+:[0-9]+:/:/' | LC_ALL=C sort -u
+}
+sparse_run debian-base >"$tmp/before"
+sparse_run "$last" >"$tmp/after"
+new=$(LC_ALL=C comm -13 "$tmp/before" "$tmp/after")
+if [ -z "$new" ]; then
+	ok "sparse: no new warning in$units ($(wc -l <"$tmp/before") warnings before the series, $(wc -l <"$tmp/after") after)"
+else
+	not_ok "sparse: new warnings in the files the series touches:"
+	echo "$new" | head -n 20 | sed 's/^/    /'
+fi

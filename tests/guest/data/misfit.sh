@@ -1,0 +1,36 @@
+#!/bin/sh
+# Guest side of tests/guest/series.sh: a task that never sleeps, started on
+# little CPU $1 and then allowed everywhere, must reach one of the big CPUs
+# $2.  Measured $3 times under each placement policy, 6.12's (1) and the
+# series' (2), in this boot.  Prints "misfit policy P: cpuN after M ms".
+set -u
+little=$1 bigs=$2 reps=$3
+
+one() {
+	taskset -c "$little" sh -c 'while :; do :; done' &
+	pid=$!
+	sleep 0.3	# its utilization grows past the little CPU's margin
+	taskset -p -c "0-$(($(nproc) - 1))" "$pid" >/dev/null
+	start=$(cut -d' ' -f1 /proc/uptime)
+	cpu=$little
+	i=0
+	while [ $i -lt 300 ]; do
+		cpu=$(cut -d' ' -f39 "/proc/$pid/stat")
+		case " $bigs " in *" $cpu "*) break ;; esac
+		sleep 0.01
+		i=$((i + 1))
+	done
+	end=$(cut -d' ' -f1 /proc/uptime)
+	kill "$pid"
+	wait "$pid" 2>/dev/null
+	echo "cpu$cpu after $(echo "$start $end" | awk '{ printf "%d", ($2 - $1) * 1000 }') ms"
+}
+
+for policy in 1 2; do
+	echo "$policy" >/proc/sys/kernel/sched_energy_policy
+	r=0
+	while [ $r -lt "$reps" ]; do
+		echo "misfit policy $policy: $(one)"
+		r=$((r + 1))
+	done
+done

@@ -1,0 +1,24 @@
+#!/bin/sh
+# Guest side of tests/guest/series.sh: kernel.sched_energy_policy takes
+# 0, 1 and 2 and refuses anything else with an error, the value unchanged.
+set -u
+f=/proc/sys/kernel/sched_energy_policy
+echo "default $(cat "$f")"
+for v in 0 1 2; do
+	if echo "$v" >"$f" && [ "$(cat "$f")" = "$v" ]; then
+		echo "accepted $v"
+	else
+		echo "refused $v"
+	fi
+done
+long=$(head -c 5000 /dev/zero | tr '\0' 9)
+for v in 3 -1 abc '' 2x "$long"; do
+	before=$(cat "$f")
+	if echo "$v" >"$f" 2>/dev/null; then
+		echo "accepted-bad ${v%"${v#???????}"}"
+	elif [ "$(cat "$f")" != "$before" ]; then
+		echo "changed-bad ${v%"${v#???????}"}"
+	else
+		echo "refused-bad ${v%"${v#???????}"}"
+	fi
+done

@@ -1,0 +1,93 @@
+#!/bin/sh
+# The series in the booted guest: its KUnit suite passes, the policy
+# sysctl takes valid values only, its trace events report decisions, a
+# misfit task reaches a big CPU, and platforms that cannot run EAS (all
+# CPUs alike, or a CPU without power data) boot with it off.
+set -eu
+LAB_TOP=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$LAB_TOP/tests/lib.sh"
+
+DATA=$LAB_TOP/tests/guest/data
+run=$LAB_TOP/lab/run
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# Misfit migration: the series must move a never-sleeping task from a
+# little to a big CPU as fast as 6.12's EAS does (within 50 ms of its mean
+# over the same boot), and within an absolute bound.  Measured here: both
+# take 180-250 ms, most of it the emulated little CPU's PELT signal
+# reaching the misfit threshold and the nohz balance kick.
+MISFIT_REPS=3
+MISFIT_BOUND_MS=500
+
+guest() {
+	name=$1
+	shift
+	if "$run" -q -T 120 -o "$tmp/$name" "$@" >"$tmp/$name.log" 2>&1; then
+		return 0
+	fi
+	not_ok "$name: the guest run failed"
+	tail -n 20 "$tmp/$name.log" | sed 's/^/    /'
+	return 1
+}
+
+# KUnit runs at boot, before init: its KTAP is on the console.
+if guest kunit idle; then
+	tr -d '\r' <"$tmp/kunit/console.log" | sed 's/^\[[^]]*\] //' >"$tmp/ktap"
+	totals=$(grep -m1 '^# sched_energy: pass:' "$tmp/ktap" || true)
+	check "KUnit sched_energy suite ran: ${totals:-no result line}" \
+		sh -c "echo '$totals' | grep -q 'pass:[1-9][0-9]* fail:0 skip:0'"
+	fails=$(grep -c '^ *not ok' "$tmp/ktap" || true)
+	check "KUnit: no failing case ($fails not ok)" [ "$fails" -eq 0 ]
+	grep '^ *not ok' "$tmp/ktap" | sed 's/^/    /' || true
+fi
+
+if guest sysctl "$DATA/sysctl-policy.sh"; then
+	out=$tmp/sysctl/experiment.log
+	check "kernel.sched_energy_policy defaults to 2 (this series)" grep -qx 'default 2' "$out"
+	for v in 0 1 2; do
+		check "kernel.sched_energy_policy accepts $v" grep -qx "accepted $v" "$out"
+	done
+	n=$(grep -c '^refused-bad' "$out" || true)
+	check "kernel.sched_energy_policy refuses 6 bad writes, value unchanged ($n refused)" [ "$n" -eq 6 ]
+	grep -E '^(accepted|changed)-bad' "$out" | sed 's/^/    /' || true
+fi
+
+if guest trace -e sched:sched_energy_wakeup,sched:sched_overutilized_sd \
+	"$DATA/user-rtapp.json"; then
+	trace-cmd report -i "$tmp/trace/trace.dat" 2>/dev/null >"$tmp/report" || true
+	n=$(grep -c 'sched_energy_wakeup:.*candidates=[1-9]' "$tmp/report" || true)
+	check "sched_energy_wakeup reports wake-ups with candidates ($n)" [ "$n" -gt 0 ]
+	grep -m2 'sched_energy_wakeup:' "$tmp/report" | sed 's/^ */    /' || true
+fi
+if guest ou -e sched:sched_overutilized_sd hackbench --pipe --threads -g 2 -l 300; then
+	trace-cmd report -i "$tmp/ou/trace.dat" 2>/dev/null >"$tmp/report" || true
+	on=$(grep -c 'sched_overutilized_sd:.*overutilized=1' "$tmp/report" || true)
+	off=$(grep -c 'sched_overutilized_sd:.*overutilized=0' "$tmp/report" || true)
+	check "hackbench marks domains overutilized ($on) and they clear ($off)" \
+		sh -c "[ $on -gt 0 ] && [ $off -gt 0 ]"
+fi
+
+# Juno r0: CPU 0 is a little A53, CPUs 1-2 are the big A57s.
+if guest misfit "$DATA/misfit.sh" 0 '1 2' "$MISFIT_REPS"; then
+	out=$tmp/misfit/experiment.log
+	sed 's/^/    /' "$out" | grep misfit || true
+	mean() {
+		sed -n "s/^misfit policy $1: cpu[12] after \([0-9]*\) ms/\1/p" "$out" |
+			awk -v n="$MISFIT_REPS" '{ s += $1; c++ } END { if (c == n) printf "%d", s / c; else print "none" }'
+	}
+	rd=$(mean 1) sd=$(mean 2)
+	check "misfit task reaches a big CPU in every run, series mean ${sd} ms vs 6.12 ${rd} ms (bound: 6.12 + 50 ms, ${MISFIT_BOUND_MS} ms)" \
+		sh -c "[ '$sd' != none ] && [ '$rd' != none ] && [ $sd -le \$(($rd + 50)) ] && [ $sd -le $MISFIT_BOUND_MS ]" 2>/dev/null
+fi
+
+if guest symmetric -p "$LAB_TOP/tests/host/good/symmetric.plat" \
+	cmd 'cat /proc/sys/kernel/sched_energy_policy'; then
+	check "symmetric platform: EAS stays off" \
+		sh -c "! grep -q 'sched_energy_set: starting EAS' '$tmp/symmetric/console.log'"
+fi
+if guest nopower -p "$LAB_TOP/tests/host/good/no-power.plat" idle; then
+	check "a CPU without power data: EAS off, with a message naming it" \
+		sh -c "grep -q 'no Energy Model for possible CPU' '$tmp/nopower/console.log' &&
+		       ! grep -q 'sched_energy_set: starting EAS' '$tmp/nopower/console.log'"
+fi
