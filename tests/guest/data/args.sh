@@ -3,3 +3,8 @@
 # and can leave files in /results.
 set -eu
 printf '%s\n' "$@" >/results/args.txt
+# Some load, so that schedutil changes OPPs while the script is traced.
+i=0
+while [ $i -lt 30000 ]; do
+	i=$((i + 1))
+done
