@@ -53,3 +53,9 @@ load_platform() {
 qemu_machine_args() {
 	echo "-cpu $QEMU_CPU -smp $NR_CPUS -m ${MEMORY_MB}M -display none"
 }
+
+# series_patches DIR: the patches DIR/series names, in order.
+series_patches() {
+	[ -f "$1/series" ] || return 0
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1/series"
+}

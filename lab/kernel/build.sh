@@ -70,12 +70,6 @@ extract_source() {
 	echo "$want" >"$stamp"
 }
 
-# series_patches DIR: the patches DIR/series names, in order.
-series_patches() {
-	[ -f "$1/series" ] || return 0
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1/series"
-}
-
 # Identity of what should be applied: both series files and every patch.
 series_id() {
 	for dir in "$SERIES_DIR" "$LAB_PATCHES_DIR"; do

@@ -35,7 +35,7 @@ else
 	exit 1
 fi
 # The series' commits come first; lab-only patches may follow them.
-nr=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$LAB_TOP/patches/series" 2>/dev/null | wc -l)
+nr=$(series_patches "$LAB_TOP/patches" | wc -l)
 [ "$nr" -gt 0 ] || { ok "no patches: nothing else to check"; exit 0; }
 commits=$(git -C "$KSRC" rev-list --reverse debian-base..HEAD | head -n "$nr")
 last=$(echo "$commits" | tail -n 1)
