@@ -23,18 +23,7 @@ LAB_PATCHES_DIR=${LAB_PATCHES_DIR:-$LAB_TOP/lab/kernel/lab-patches}
 JOBS=${JOBS:-$(nproc)}
 BASE_TAG=debian-base
 
-export ARCH=arm64
-# Exported for configuration too: some options (ARM64_TLB_RANGE) depend on
-# the compiler's capabilities, so a config made without it differs.
-export CROSS_COMPILE=aarch64-linux-gnu-
-if command -v ccache >/dev/null 2>&1; then
-	# Depend mode hashes the dependency list gcc writes rather than
-	# running the preprocessor: measured 204 s vs 253 s cold on 2 cores.
-	export CCACHE_DEPEND=1
-	CC_OVERRIDE="CC=ccache ${CROSS_COMPILE}gcc"
-else
-	CC_OVERRIDE="CC=${CROSS_COMPILE}gcc"
-fi
+kernel_build_env
 
 git_k() {
 	git -C "$KSRC" -c gc.auto=0 -c core.looseCompression=1 -c user.name=lab -c user.email=lab@localhost \
@@ -143,7 +132,7 @@ build() {
 command -v "${CROSS_COMPILE}gcc" >/dev/null || die "${CROSS_COMPILE}gcc missing: run lab/deps.sh host"
 # One kernel build at a time on this machine, whichever checkout it is
 # for: two on 2 cores starve each other, and one tree's builds share it.
-exec 9>"${LAB_BUILD_LOCK:-/tmp/eas-lab-kernel-build.lock}"
+exec 9>"$KERNEL_BUILD_LOCK"
 flock 9
 
 steps=${LAB_KERNEL_STEPS:-all}

@@ -13,18 +13,22 @@ LAB_TOP=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
 
 BISECT_SRC=$BUILD_DIR/bisect
 BISECT_OBJ=$BUILD_DIR/obj/bisect
-LOCK=${LAB_BUILD_LOCK:-/tmp/eas-lab-kernel-build.lock}
-export ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- CCACHE_DEPEND=1
-CC_OVERRIDE="CC=${CROSS_COMPILE}gcc"
-command -v ccache >/dev/null 2>&1 && CC_OVERRIDE="CC=ccache ${CROSS_COMPILE}gcc"
+kernel_build_env
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 ok() { echo "ok - $*"; }
 not_ok() { echo "not ok - $*"; }
 
+# bisect_at COMMIT: the bisect tree at COMMIT, configured as the lab's.
+bisect_at() {
+	git -C "$BISECT_SRC" checkout -q --detach "$1"
+	cp "$KOBJ/.config" "$BISECT_OBJ/.config"
+	kmake olddefconfig
+}
+
 kmake() {
-	flock "$LOCK" make -s -C "$BISECT_SRC" O="$BISECT_OBJ" "$CC_OVERRIDE" \
+	flock "$KERNEL_BUILD_LOCK" make -s -C "$BISECT_SRC" O="$BISECT_OBJ" "$CC_OVERRIDE" \
 		-j"$(nproc)" "$@"
 }
 
@@ -70,9 +74,7 @@ n=0
 for c in $commits; do
 	n=$((n + 1))
 	subject=$(git -C "$KSRC" log -1 --format=%s "$c")
-	git -C "$BISECT_SRC" checkout -q --detach "$c"
-	cp "$KOBJ/.config" "$BISECT_OBJ/.config"
-	if kmake olddefconfig >"$tmp/log" 2>&1 && kmake Image >>"$tmp/log" 2>&1; then
+	if bisect_at "$c" >"$tmp/log" 2>&1 && kmake Image >>"$tmp/log" 2>&1; then
 		if grep -q 'warning:' "$tmp/log"; then
 			not_ok "patch $n builds without warnings: $subject"
 			grep 'warning:' "$tmp/log" | head -n 10 | sed 's/^/    /'
@@ -98,9 +100,7 @@ for f in $(echo "$touched" | grep '\.c$' || true); do
 	units="$units $u"
 done
 sparse_run() {
-	git -C "$BISECT_SRC" checkout -q --detach "$1"
-	cp "$KOBJ/.config" "$BISECT_OBJ/.config"
-	kmake olddefconfig >/dev/null 2>&1
+	bisect_at "$1" >/dev/null 2>&1
 	for u in $units; do
 		[ -f "$BISECT_SRC/${u%.o}.c" ] || [ "$u" = kernel/sched/build_utility.o ] || continue
 		kmake C=2 CHECK=sparse "$u" 2>&1 || true
