@@ -13,6 +13,7 @@ IMAGE      := $(BUILD)/obj/lab/arch/arm64/boot/Image
 INITRAMFS  := $(BUILD)/guest/initramfs.cpio.gz
 RTAPP      := $(BUILD)/guest/rt-app
 PLATGEN    := $(BUILD)/tools/platgen
+EMCOST     := $(BUILD)/tools/emcost
 HOST_CC    := gcc
 HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2
 
@@ -29,9 +30,15 @@ help:
 deps:
 	@lab/deps.sh all
 
-tools: $(PLATGEN)
+tools: $(PLATGEN) $(EMCOST)
 
 $(PLATGEN): $(wildcard tools/platgen/*.c tools/platgen/*.h)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -o $@ $(filter %.c,$^)
+
+# emcost reads platform files with platgen's parser: one grammar, one place.
+$(EMCOST): $(wildcard tools/emcost/*.c tools/emcost/*.h) tools/platgen/parse.c \
+		tools/platgen/validate.c tools/platgen/platgen.h
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) -o $@ $(filter %.c,$^)
 

@@ -1,0 +1,393 @@
+/*
+ * The Energy Model as LISA's EnergyModel scores placements
+ * (lisa/energy_model.py, estimate_from_cpu_util() and
+ * get_optimal_placements()):
+ *
+ *   cap(opp)   = capacity(cpu) x khz / max_khz
+ *   a(cpu)     = min(util(cpu) / cap(opp), 1)
+ *   P(cpu)     = P(opp) x a + P_idle x (1 - a)
+ *
+ * where util(cpu) is the sum of its tasks' utils and each frequency domain
+ * runs at its lowest OPP whose cap(opp) x (100 - margin) / 100 covers its
+ * busiest CPU.
+ */
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emcost.h"
+
+/* Utils are sums of decimal inputs: absorb their rounding. */
+#define EM_EPS		1e-9
+
+int em_model_init(struct em_model *m, const struct pg_platform *p,
+		  const struct em_options *o)
+{
+	int d, i, cpu;
+
+	memset(m, 0, sizeof(*m));
+	m->nr_domains = p->nr_domains;
+	m->nr_cpus = p->nr_cpus;
+	for (d = 0; d < p->nr_domains; d++) {
+		const struct pg_domain *pd = &p->domain[d];
+		struct em_domain *ed = &m->domain[d];
+		unsigned int max_khz = pd->opp[pd->nr_opps - 1].khz;
+
+		if (!pd->has_power)
+			return pg_error(p, pd->line, "domain",
+					"%s has no power data: no energy model",
+					pd->name);
+		ed->name = pd->name;
+		ed->idle_uw = o->no_idle ? 0 : pd->idle_uw;
+		for (cpu = 0; cpu < p->nr_cpus; cpu++) {
+			if (!(pd->cpus & (1ULL << cpu)))
+				continue;
+			ed->cpu[ed->nr_cpus++] = cpu;
+			m->cpu_domain[cpu] = d;
+		}
+		ed->nr_opps = pd->nr_opps;
+		for (i = 0; i < pd->nr_opps; i++) {
+			struct em_opp *op = &ed->opp[i];
+
+			op->khz = pd->opp[i].khz;
+			op->uw = pd->opp[i].uw;
+			op->cap = (double)p->capacity[ed->cpu[0]] * op->khz /
+				  max_khz;
+			op->limit = op->cap * (100.0 - o->margin_pct) / 100.0;
+		}
+	}
+	return 0;
+}
+
+static double cpu_power(const struct em_domain *d, int opp, double util)
+{
+	double a = util / d->opp[opp].cap;
+
+	if (a > 1)
+		a = 1;
+	return d->opp[opp].uw * a + d->idle_uw * (1 - a);
+}
+
+static int lowest_opp_for(const struct em_domain *d, double util)
+{
+	int i;
+
+	for (i = 0; i < d->nr_opps; i++)
+		if (util <= d->opp[i].limit + EM_EPS)
+			return i;
+	return -1;
+}
+
+double em_estimate(const struct em_model *m, const double *util,
+		   const int *task_cpu, int nr_tasks, struct em_placement *pl)
+{
+	double cpu_util[PG_MAX_CPUS] = { 0 };
+	double power = 0;
+	int d, i, t;
+
+	pl->fits = true;
+	for (t = 0; t < nr_tasks; t++)
+		cpu_util[task_cpu[t]] += util[t];
+	for (d = 0; d < m->nr_domains; d++) {
+		const struct em_domain *ed = &m->domain[d];
+		double busiest = 0;
+		int opp;
+
+		for (i = 0; i < ed->nr_cpus; i++)
+			if (cpu_util[ed->cpu[i]] > busiest)
+				busiest = cpu_util[ed->cpu[i]];
+		opp = lowest_opp_for(ed, busiest);
+		if (opp < 0) {
+			opp = ed->nr_opps - 1;
+			pl->fits = false;
+		}
+		for (i = 0; i < ed->nr_cpus; i++)
+			power += cpu_power(ed, opp, cpu_util[ed->cpu[i]]);
+		pl->domain_opp[d] = opp;
+	}
+	for (t = 0; t < nr_tasks; t++)
+		pl->task_cpu[t] = task_cpu[t];
+	pl->power_uw = power;
+	return power;
+}
+
+/*
+ * The search.  Tasks of equal util are one class; a multiset of tasks is
+ * a vector of per-class counts, numbered in mixed radix (digit c ranges
+ * over 0..count[c]).  The cheapest placement is a dynamic programme over
+ * the domains: best(d, R) = min over S <= R of cost(d, S) + best(d+1, R-S),
+ * where cost(d, S) is the power of domain d running the tasks S on its
+ * CPUs at the lowest OPP at which they can be packed.  Within a domain,
+ * at one OPP and with no CPU saturated, power is linear in the domain's
+ * total util, so the packing only decides feasibility.
+ */
+struct em_search {
+	const struct em_model *m;
+	int nr_classes;
+	double util[EM_MAX_CLASSES];	/* descending */
+	int count[EM_MAX_CLASSES];
+	long stride[EM_MAX_CLASSES];
+	long nr_states;
+	double *cost;		/* [domain][state], DBL_MAX: cannot fit */
+	signed char *opp;	/* [domain][state] */
+	double *best;		/* [domain + 1][state] */
+	long *choice;		/* [domain][state]: S taken by domain */
+};
+
+static int digit(const struct em_search *s, long state, int c)
+{
+	return (int)(state / s->stride[c] % (s->count[c] + 1));
+}
+
+static double state_util(const struct em_search *s, long state)
+{
+	double sum = 0;
+	int c;
+
+	for (c = 0; c < s->nr_classes; c++)
+		sum += digit(s, state, c) * s->util[c];
+	return sum;
+}
+
+/* Next S <= R in mixed radix; false after the last one. */
+static bool next_subset(const struct em_search *s, long r, long *sub)
+{
+	int c;
+
+	for (c = 0; c < s->nr_classes; c++) {
+		if (digit(s, *sub, c) < digit(s, r, c)) {
+			*sub += s->stride[c];
+			return true;
+		}
+		*sub -= digit(s, *sub, c) * s->stride[c];
+	}
+	return false;
+}
+
+/*
+ * Packing as a table: fits[k][S] says whether the tasks S run on k CPUs
+ * of LIMIT util each.  fits[k][S] holds when some T <= S fits one CPU and
+ * fits[k-1][S-T] holds; T = 0 is allowed, so fits[k] grows with k.
+ */
+static unsigned char *fit_table(const struct em_search *s, int nr_bins,
+				double limit)
+{
+	unsigned char *fits = calloc((size_t)(nr_bins + 1) * s->nr_states, 1);
+	long state, t;
+	int k;
+
+	if (!fits)
+		return NULL;
+	fits[0] = 1;
+	for (k = 1; k <= nr_bins; k++) {
+		unsigned char *row = &fits[k * s->nr_states];
+		const unsigned char *prev = row - s->nr_states;
+
+		for (state = 0; state < s->nr_states; state++) {
+			t = 0;
+			do {
+				if (prev[state - t] &&
+				    state_util(s, t) <= limit + EM_EPS) {
+					row[state] = 1;
+					break;
+				}
+			} while (next_subset(s, state, &t));
+		}
+	}
+	return fits;
+}
+
+/* The tasks each of NR_BINS CPUs gets: CPU_SHARE[k] is a state. */
+static void unpack(const struct em_search *s, const unsigned char *fits,
+		   int nr_bins, double limit, long state, long *cpu_share)
+{
+	long t;
+	int k;
+
+	for (k = nr_bins; k > 0; k--) {
+		const unsigned char *prev = &fits[(k - 1) * s->nr_states];
+
+		t = 0;
+		do {
+			if (prev[state - t] &&
+			    state_util(s, t) <= limit + EM_EPS)
+				break;
+		} while (next_subset(s, state, &t));
+		cpu_share[k - 1] = t;
+		state -= t;
+	}
+}
+
+static int domain_costs(struct em_search *s, int d)
+{
+	const struct em_domain *ed = &s->m->domain[d];
+	double *cost = &s->cost[d * s->nr_states];
+	long state;
+	int opp;
+
+	for (state = 0; state < s->nr_states; state++)
+		cost[state] = DBL_MAX;
+	/* The lowest OPP at which the tasks fit sets the domain's cost. */
+	for (opp = ed->nr_opps - 1; opp >= 0; opp--) {
+		const struct em_opp *op = &ed->opp[opp];
+		unsigned char *fits = fit_table(s, ed->nr_cpus, op->limit);
+		const unsigned char *all = fits + ed->nr_cpus * s->nr_states;
+
+		if (!fits)
+			return -1;
+		for (state = 0; state < s->nr_states; state++) {
+			if (!all[state])
+				continue;
+			cost[state] = ed->nr_cpus * ed->idle_uw +
+				      (op->uw - ed->idle_uw) *
+				      state_util(s, state) / op->cap;
+			s->opp[d * s->nr_states + state] = (signed char)opp;
+		}
+		free(fits);
+	}
+	return 0;
+}
+
+static void solve(struct em_search *s)
+{
+	int nr_domains = s->m->nr_domains, d;
+	long r, sub;
+
+	for (r = 0; r < s->nr_states; r++)
+		s->best[nr_domains * s->nr_states + r] = r ? DBL_MAX : 0;
+	for (d = nr_domains - 1; d >= 0; d--) {
+		for (r = 0; r < s->nr_states; r++) {
+			double *best = &s->best[d * s->nr_states + r];
+
+			*best = DBL_MAX;
+			sub = 0;
+			do {
+				double c = s->cost[d * s->nr_states + sub];
+				double rest = s->best[(d + 1) * s->nr_states +
+						      r - sub];
+
+				if (c == DBL_MAX || rest == DBL_MAX ||
+				    c + rest >= *best)
+					continue;
+				*best = c + rest;
+				s->choice[d * s->nr_states + r] = sub;
+			} while (next_subset(s, r, &sub));
+		}
+	}
+}
+
+static int make_classes(struct em_search *s, const double *util, int nr_tasks,
+			int *class_of)
+{
+	int t, c, j;
+
+	s->nr_classes = 0;
+	for (t = 0; t < nr_tasks; t++) {
+		for (c = 0; c < s->nr_classes; c++)
+			if (s->util[c] == util[t])
+				break;
+		if (c == s->nr_classes) {
+			if (c == EM_MAX_CLASSES)
+				return -1;
+			/* Classes in descending util: the output reads better. */
+			for (c = 0; c < s->nr_classes && s->util[c] > util[t];
+			     c++)
+				;
+			for (j = s->nr_classes; j > c; j--) {
+				s->util[j] = s->util[j - 1];
+				s->count[j] = s->count[j - 1];
+			}
+			s->util[c] = util[t];
+			s->count[c] = 0;
+			s->nr_classes++;
+		}
+		s->count[c]++;
+	}
+	s->nr_states = 1;
+	for (c = 0; c < s->nr_classes; c++) {
+		s->stride[c] = s->nr_states;
+		s->nr_states *= s->count[c] + 1;
+		if (s->nr_states > EM_MAX_STATES)
+			return -1;
+	}
+	for (t = 0; t < nr_tasks; t++)
+		for (c = 0; c < s->nr_classes; c++)
+			if (s->util[c] == util[t])
+				class_of[t] = c;
+	return 0;
+}
+
+/* Hands the tasks of each domain's share to its CPUs, in task order. */
+static int place(const struct em_search *s, const int *class_of,
+		 int nr_tasks, struct em_placement *pl)
+{
+	long r = s->nr_states - 1, cpu_share[PG_MAX_CPUS];
+	int d, t, c, k, i;
+
+	for (t = 0; t < nr_tasks; t++)
+		pl->task_cpu[t] = -1;
+	for (d = 0; d < s->m->nr_domains; d++) {
+		const struct em_domain *ed = &s->m->domain[d];
+		long sub = s->choice[d * s->nr_states + r];
+		int opp = s->opp[d * s->nr_states + sub];
+		unsigned char *fits = fit_table(s, ed->nr_cpus,
+						ed->opp[opp].limit);
+
+		if (!fits)
+			return -1;
+		unpack(s, fits, ed->nr_cpus, ed->opp[opp].limit, sub,
+		       cpu_share);
+		free(fits);
+		pl->domain_opp[d] = opp;
+		for (i = 0; i < ed->nr_cpus; i++) {
+			for (c = 0; c < s->nr_classes; c++) {
+				k = digit(s, cpu_share[i], c);
+				for (t = 0; t < nr_tasks && k > 0; t++) {
+					if (class_of[t] != c ||
+					    pl->task_cpu[t] >= 0)
+						continue;
+					pl->task_cpu[t] = ed->cpu[i];
+					k--;
+				}
+			}
+		}
+		r -= sub;
+	}
+	return 0;
+}
+
+int em_optimum(const struct em_model *m, const double *util, int nr_tasks,
+	       struct em_placement *pl)
+{
+	struct em_search s = { .m = m };
+	int class_of[EM_MAX_TASKS];
+	long cells;
+	int d, ret = -2;
+
+	if (nr_tasks > EM_MAX_TASKS || make_classes(&s, util, nr_tasks,
+						      class_of))
+		return -2;
+	cells = (long)m->nr_domains * s.nr_states;
+	s.cost = malloc(cells * sizeof(*s.cost));
+	s.opp = malloc(cells * sizeof(*s.opp));
+	s.best = malloc((cells + s.nr_states) * sizeof(*s.best));
+	s.choice = calloc(cells, sizeof(*s.choice));
+	if (!s.cost || !s.opp || !s.best || !s.choice)
+		goto out;
+	for (d = 0; d < m->nr_domains; d++)
+		if (domain_costs(&s, d))
+			goto out;
+	solve(&s);
+	ret = -1;
+	if (s.best[s.nr_states - 1] == DBL_MAX)
+		goto out;
+	pl->power_uw = s.best[s.nr_states - 1];
+	pl->fits = true;
+	ret = place(&s, class_of, nr_tasks, pl) ? -2 : 0;
+out:
+	free(s.cost);
+	free(s.opp);
+	free(s.best);
+	free(s.choice);
+	return ret;
+}
