@@ -3,6 +3,8 @@
 #
 #   make run      build what is missing, boot PLATFORM, run EXPERIMENT
 #   make check    every test; ends with "N passed, N failed"
+#   make behaviour  LISA's EAS behaviour tests and over-utilization scenarios,
+#                   3 platforms x 3 policies (REPS=N runs each, default 3)
 
 PLATFORM   ?= juno-r0
 EXPERIMENT ?= seed-energy
@@ -20,7 +22,7 @@ HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2
 GUEST_INPUTS := lab/guest/build-initramfs.sh lab/guest/packages.list \
 	lab/guest/init lab/guest/trace-events $(wildcard lab/guest/bin/*)
 
-.PHONY: all run check deps kernel initramfs tools clean help
+.PHONY: all run check behaviour deps kernel initramfs tools clean help
 
 all: kernel initramfs tools
 
@@ -60,6 +62,9 @@ run: kernel initramfs tools
 
 check: deps
 	@tests/run.sh
+
+behaviour: kernel initramfs tools
+	@lab/behaviour/run.sh $(if $(REPS),-r $(REPS))
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/guest $(BUILD)/tools $(BUILD)/dtb
