@@ -3,6 +3,9 @@
 #
 #   make run      build what is missing, boot PLATFORM, run EXPERIMENT
 #   make check    every test; ends with "N passed, N failed"
+#   make bench    the seed's energy and hackbench benchmarks, every policy, with
+#                 their report (PLATFORMS, N, DURATION, ITER, HB_GROUPS, HB_LOOPS,
+#                 HB_ITER, PARALLEL: see lab/bench)
 #   make behaviour  LISA's EAS behaviour tests and over-utilization scenarios,
 #                   3 platforms x 3 policies (REPS=N runs each, default 3)
 
@@ -22,7 +25,7 @@ HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2
 GUEST_INPUTS := lab/guest/build-initramfs.sh lab/guest/packages.list \
 	lab/guest/init lab/guest/trace-events $(wildcard lab/guest/bin/*)
 
-.PHONY: all run check behaviour deps kernel initramfs tools clean help
+.PHONY: all run check bench behaviour deps kernel initramfs tools clean help
 
 all: kernel initramfs tools
 
@@ -62,6 +65,10 @@ run: kernel initramfs tools
 
 check: deps
 	@tests/run.sh
+
+# The knobs reach lab/bench through the environment when set.
+bench: kernel initramfs tools
+	@$(foreach v,PLATFORMS N DURATION ITER HB_GROUPS HB_LOOPS HB_ITER PARALLEL,$(if $($(v)),$(v)="$($(v))")) lab/bench
 
 behaviour: kernel initramfs tools
 	@lab/behaviour/run.sh $(if $(REPS),-r $(REPS))

@@ -1,0 +1,271 @@
+#!/bin/sh
+# The benchmark's report (issue 5), from what lab/bench left in DIR:
+# DIR/report.md (the seed's tables with mean, RSD, % vs none, each policy
+# against 6.12's EAS and against the Energy Model's optimum, where the
+# energy went, the targets met or missed and by how much), one plot per
+# platform (DIR/energy-PLATFORM.png, energy against N per policy), and the
+# report printed.  DIR/notes.md, when present (a human's analysis of a
+# run, with trace evidence), is appended to the report.
+#
+# Usage: lab/bench-report.sh DIR
+set -eu
+LAB_TOP=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
+# shellcheck source=lab/lib.sh
+. "$LAB_TOP/lab/lib.sh"
+
+[ $# -eq 1 ] || die "usage: $0 DIR (a directory lab/bench wrote)"
+dir=$1
+[ -f "$dir/config" ] || die "$dir/config missing: not a directory lab/bench wrote"
+EMCOST=${EMCOST:-$TOOLS_BIN/emcost}
+[ -x "$EMCOST" ] || die "$EMCOST missing: run make tools"
+
+cfg() {
+	sed -n "s/^$1=//p" "$dir/config"
+}
+duration=$(cfg duration)
+# One task's util: 800 us of work at speed 1024 every 16 ms, of 1024.
+TASK_UTIL=51.2
+MARGIN_PCT=20
+# The seed's Juno r0 savings against none (cover letter, 2.1.2), N = 10..50.
+SEED_JUNO_SAVINGS='10:-33.42 20:-30.44 30:-31.49 40:-16.44 50:-3.96'
+HB_TARGET_PCT=1
+OPT_TARGET=1.05
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# plat_model PLATFILE: one line per CPU, "cpu K domain D cap C idle_uw I
+# top_uw T", and one per OPP, "opp D cap C uw P": capacities the kernel
+# derives (capacity-dmips-mhz x top frequency, the largest = 1024, scaled
+# by the OPP's frequency).
+plat_model() {
+	awk '
+	$1 == "domain" { d = $2; nd++; dom[nd] = d; next }
+	$1 == "cpus" { for (i = 2; i <= NF; i++) cpus[d] = cpus[d] " " $i; next }
+	$1 == "capacity-dmips-mhz" { dmips[d] = $2; next }
+	$1 == "idle-power-uw" { idle[d] = $2; next }
+	$1 == "opp" { no[d]++; khz[d, no[d]] = $2; uw[d, no[d]] = $4
+		if ($2 > top[d]) { top[d] = $2; topuw[d] = $4 } }
+	END {
+		for (i = 1; i <= nd; i++) { d = dom[i]; s = dmips[d] * top[d]; if (s > best) best = s }
+		for (i = 1; i <= nd; i++) {
+			d = dom[i]; cap = 1024 * dmips[d] * top[d] / best
+			n = split(cpus[d], c, " ")
+			for (k = 1; k <= n; k++)
+				printf "cpu %d domain %s cap %.1f idle_uw %d top_uw %d\n", c[k], d, cap, idle[d], topuw[d]
+			for (k = 1; k <= no[d]; k++)
+				printf "opp %s cap %.3f uw %d idle_uw %d\n", d, cap * khz[d, k] / top[d], uw[d, k], idle[d]
+		}
+	}' "$1"
+}
+
+# add KEY X collects X under KEY; stats KEY returns their mean and sets sd
+# (sample standard deviation).
+stats_awk='
+function stats(key,   m, v, i) {
+	m = sum[key] / cnt[key]; v = 0
+	for (i = 1; i <= cnt[key]; i++) v += (val[key, i] - m) ^ 2
+	sd = cnt[key] > 1 ? sqrt(v / (cnt[key] - 1)) : 0
+	return m
+}
+function add(key, x) { cnt[key]++; sum[key] += x; val[key, cnt[key]] = x }
+'
+
+kernel_version() {
+	tr -d '\r' <"$1" | sed -n 's/^\[[^]]*\] //; s/^\(Linux version [^ ]*\).* \(#[0-9].*\)$/\1 \2/p' | head -n 1
+}
+
+{
+	echo "# Benchmarks: the seed's energy and hackbench tests, $(cfg date)"
+	echo
+	echo "Command: \`$(cfg command)\` (the Makefile's \`make bench\` runs it)."
+	for boot in "$dir"/*-energy "$dir"/*-hackbench; do
+		[ -f "$boot/console.log" ] && echo "Kernel (${boot##*/} boot): $(kernel_version "$boot/console.log")."
+	done
+	echo "Series: patches/ at commit $(cfg series_commit), sha256 of the patches in series order $(cfg series_sha); lab at $(cfg lab_commit)."
+	echo
+	echo "Energy test: N periodic rt-app tasks, 16 ms period, 800 us of work at speed 1024 (util $TASK_UTIL),"
+	echo "$duration s per run, $(cfg iter) runs per policy and N; hackbench --pipe --threads -g G -l $(cfg hb_loops),"
+	echo "$(cfg hb_iter) runs per policy and G.  Policies switched through kernel.sched_energy_policy in one"
+	echo "boot per platform and test, interleaved, their order rotating each iteration.  Energy from the lab's"
+	echo "meter (CPUs only, like Juno's own meter) over each rt-app run (its start to its exit)."
+	echo "Optimum: \`emcost optimum -m $MARGIN_PCT PLATFILE ${TASK_UTIL}xN\` (the best static placement, each"
+	echo "frequency domain at its lowest OPP with ${MARGIN_PCT}% margin, LISA's rule), its power over the"
+	echo "run's $duration s plus every CPU's idle power over the rest of the metered window."
+	echo "RSD: standard deviation / mean.  Lower is better everywhere."
+} >"$tmp/head.md"
+
+: >"$tmp/targets.md"
+: >"$tmp/body.md"
+for plat in $(cfg platforms); do
+	platfile=$(platform_file "$plat")
+	plat_model "$platfile" >"$tmp/model"
+	elog=$dir/$plat-energy/experiment.log
+	hlog=$dir/$plat-hackbench/experiment.log
+
+	# The optimum per N, from emcost.
+	: >"$tmp/opt"
+	for n in $(cfg n); do
+		# A search that does not end is reported, not waited for.
+		if ! out=$(timeout "${EMCOST_TIMEOUT:-300}" "$EMCOST" optimum -m "$MARGIN_PCT" "$platfile" "${TASK_UTIL}x$n"); then
+			log "warning: emcost optimum failed for $plat, $n tasks: no optimum in the report"
+			out='power_uw -'
+		fi
+		echo "$out" | awk -v n="$n" '
+			$1 == "power_uw" { p = $2 }
+			$1 == "domain" { d = d sep $2 "@" $4 / 1000 "MHz"; sep = "," }
+			END { printf "%d %s %s\n", n, p, d }' >>"$tmp/opt"
+	done
+
+	# Energy: per N and policy, mean and RSD, the optimum, the big CPUs'
+	# share of the energy (where the tasks ran), a lower bound and an upper
+	# bound no run can cross (see tests/guest/bench.sh).
+	grep -s '^bench-energy ' "$elog" >"$tmp/energy" || true
+	awk -v dur="$duration" "$stats_awk"'
+	FILENAME ~ /model$/ && $1 == "cpu" { dom[$2] = $4; cap[$2] = $6; idle_all += $8; top_all += $10
+		if ($6 > bigcap) bigcap = $6; next }
+	FILENAME ~ /model$/ && $1 == "opp" { c = ($6 - $8) / $4; if (mincost == "" || c < mincost) mincost = c; next }
+	FILENAME ~ /opt$/ { opt[$1] = $2; optdom[$1] = $3; next }
+	{
+		n = $3; p = $5; k = n " " p; seen[n] = 1
+		add(k, $11 / 1e6); add(k " w", $9 / 1e6)
+		split($15, cs, ","); big = 0
+		for (i in cs) { split(cs[i], f, ":"); c = substr(f[1], 4); if (cap[c] == bigcap) big += f[2] }
+		add(k " big", 100 * big / $11)
+		# Lower bound: every CPU idle the whole window, plus the work at the
+		# cheapest marginal cost of any OPP; upper: every CPU at its top OPP.
+		acts = int(dur * 1000 / 16)
+		lo = idle_all * $9 / 1e6 + n * acts * 800 * 1024 * mincost / 1e6
+		hi = top_all * $9 / 1e6
+		printf "bound n %d policy %d rep %d total_uj %.0f low_uj %.0f high_uj %.0f domains_uj %.0f\n",
+			n, p, $7, $11, lo, hi, $13 > "/dev/stderr"
+	}
+	END {
+		for (n = 0; n <= 1000; n++) {
+			if (!(n in seen)) continue
+			line = n
+			for (p = 0; p <= 2; p++) {
+				k = n " " p
+				if (!(k in cnt)) { line = line " - - - - -"; continue }
+				m = stats(k); s = sd
+				w = stats(k " w"); b = stats(k " big")
+				line = line sprintf(" %.4f %.2f %d %.4f %.1f", m, 100 * s / m, cnt[k], w, b)
+				wsum += w; wcnt++
+			}
+			# The optimum over the mean window: its power for the run, idle after.
+			ow = wsum / wcnt; wsum = wcnt = 0
+			oj = opt[n] == "-" ? "-" : sprintf("%.4f", (opt[n] * dur + idle_all * (ow - dur)) / 1e6)
+			print line, oj, optdom[n] == "" ? "-" : optdom[n]
+		}
+	}' "$tmp/model" "$tmp/opt" "$tmp/energy" >"$tmp/etab" 2>"$dir/bounds-$plat.txt"
+	# etab: n, then per policy (mean J, RSD %, runs, window s, big share %), optimum J, optimum OPPs
+
+	awk -v plat="$plat" -v seeds="$SEED_JUNO_SAVINGS" -v optmax="$OPT_TARGET" -v targets="$tmp/targets.md" '
+	function pct(a, b) { return b > 0 && a != "-" ? sprintf("%+.2f%%", 100 * (a - b) / b) : "-" }
+	function ratio(a, b) { return b > 0 && a != "-" ? sprintf("%.2f", a / b) : "-" }
+	BEGIN {
+		print "## " plat ": energy (J)\n"
+		print "| Tasks | none: Mean | RSD | 6.12 EAS: Mean (vs none) | RSD | series: Mean (vs none) | RSD | series vs 6.12 | optimum | 6.12 / opt | series / opt |"
+		print "|---|---|---|---|---|---|---|---|---|---|---|"
+		nseed = split(seeds, sv, " "); for (i = 1; i <= nseed; i++) { split(sv[i], f, ":"); seed[f[1]] = f[2] }
+	}
+	{
+		n = $1; e0 = $2; e1 = $7; e2 = $12; opt = $17
+		rows[++nr] = $0
+		printf "| %d | %s | %s%% | %s (%s) | %s%% | %s (%s) | %s%% | %s | %s | %s | %s |\n", n,
+			e0, $3, e1, pct(e1, e0), $8, e2, pct(e2, e0), $13, pct(e2, e1), opt, ratio(e1, opt), ratio(e2, opt)
+		if (e2 == "-" || e1 == "-") { t1miss = t1miss " N=" n " (missing)"; t1bad++; next }
+		d = 100 * (e2 - e1) / e1
+		if (d > 0) { t1miss = t1miss sprintf(" N=%d: %+.1f%%", n, d); t1bad++ }
+		else t1ok = t1ok sprintf(" N=%d: %+.1f%%", n, d)
+		if (opt == "-") { t4miss = t4miss " N=" n " (no optimum)"; t4bad++ }
+		else if ((r = e2 / opt) > optmax) { t4miss = t4miss sprintf(" N=%d: %.2f", n, r); t4bad++ }
+		else t4ok = t4ok sprintf(" N=%d: %.2f", n, r)
+		if (plat == "juno-r0" && (n in seed)) {
+			s = 100 * (e2 - e0) / e0
+			if (s > seed[n]) { t2miss = t2miss sprintf(" N=%d: %+.1f%% vs seed %+.1f%% (%.1f points short)", n, s, seed[n], s - seed[n]); t2bad++ }
+			else t2ok = t2ok sprintf(" N=%d: %+.1f%% vs seed %+.1f%%", n, s, seed[n])
+			t2seen++
+		}
+	}
+	END {
+		print "\nWhere the energy went (share of the big CPUs, mean over runs) and the optimum'"'"'s OPPs:\n"
+		print "| Tasks | none big % | 6.12 big % | series big % | optimum OPPs | series run window (s) |"
+		print "|---|---|---|---|---|---|"
+		for (i = 1; i <= nr; i++) {
+			split(rows[i], f, " ")
+			printf "| %d | %s | %s | %s | %s | %s |\n", f[1], f[6], f[11], f[16], f[18], f[15]
+		}
+		print ""
+		printf "- %s, series energy <= 6.12 EAS at every N: **%s**;%s\n", plat,
+			t1bad ? "missed" : "met", t1bad ? " above at" t1miss (t1ok ? "; at or below at" t1ok : "") : t1ok >> targets
+		if (t2seen)
+			printf "- %s, series savings against none at least the seed'"'"'s: **%s**;%s\n", plat,
+				t2bad ? "missed" : "met", t2bad ? t2miss (t2ok ? "; met at" t2ok : "") : t2ok >> targets
+		printf "- %s, series energy <= %.2f x the optimum: **%s**; series / optimum%s\n", plat, optmax,
+			t4bad ? "missed" : "met", t4bad ? " above at" t4miss (t4ok ? "; within at" t4ok : "") : t4ok >> targets
+	}' "$tmp/etab" >>"$tmp/body.md"
+
+	# hackbench: per G and policy, mean and RSD of the time.
+	grep -s '^bench-hackbench ' "$hlog" >"$tmp/hb" || true
+	awk -v plat="$plat" -v maxpct="$HB_TARGET_PCT" -v targets="$tmp/targets.md" "$stats_awk"'
+	function pct(a, b) { return b > 0 ? sprintf("%+.2f%%", 100 * (a - b) / b) : "-" }
+	{ k = $3 " " $5; add(k, $9); seen[$3] = 1 }
+	END {
+		print "## " plat ": hackbench time (s)\n"
+		print "| Groups | Tasks | none: Mean | RSD | 6.12 EAS: Mean (vs none) | RSD | series: Mean (vs none) | RSD | series vs 6.12 |"
+		print "|---|---|---|---|---|---|---|---|---|"
+		for (g = 1; g <= 1000; g++) {
+			if (!(g in seen)) continue
+			for (p = 0; p <= 2; p++) {
+				k = g " " p
+				if (k in cnt) { m[p] = stats(k); r[p] = sprintf("%.2f%%", 100 * sd / m[p]) }
+				else { m[p] = 0; r[p] = "-" }
+			}
+			printf "| %d | %d | %.3f | %s | %.3f (%s) | %s | %.3f (%s) | %s | %s |\n", g, 40 * g,
+				m[0], r[0], m[1], pct(m[1], m[0]), r[1], m[2], pct(m[2], m[0]), r[2], pct(m[2], m[1])
+			if (m[0] > 0 && m[2] > 0) {
+				d = 100 * (m[2] - m[0]) / m[0]
+				if (d > maxpct) { miss = miss sprintf(" G=%d: %+.1f%%", g, d); bad++ }
+				else ok = ok sprintf(" G=%d: %+.1f%%", g, d)
+			} else { miss = miss " G=" g "(missing)"; bad++ }
+		}
+		print ""
+		if (!length(seen)) { miss = " no hackbench run"; bad++ }
+		printf "- %s, series hackbench time against none at most +%d%%: **%s**;%s\n", plat, maxpct,
+			bad ? "missed" : "met", bad ? " above at" miss (ok ? "; within at" ok : "") : ok >> targets
+	}' "$tmp/hb" >>"$tmp/body.md"
+
+	# The plot: energy against N per policy, the optimum beside them.
+	awk '{ print $1, $2, $2 * $3 / 100, $7, $7 * $8 / 100, $12, $12 * $13 / 100, $17 }' \
+		"$tmp/etab" >"$dir/energy-$plat.dat"
+	gnuplot <<-PLOT || die "gnuplot failed for $plat"
+	set terminal pngcairo size 800,560
+	set output "$dir/energy-$plat.png"
+	set title "$plat: energy of N periodic tasks (16 ms, 5%), ${duration} s runs, mean +- sd"
+	set xlabel "tasks (N)"
+	set ylabel "energy (J)"
+	set key left top
+	set grid
+	plot "$dir/energy-$plat.dat" using 1:2:3 with yerrorlines title "none", \
+	     "" using 1:4:5 with yerrorlines title "6.12 EAS", \
+	     "" using 1:6:7 with yerrorlines title "this series", \
+	     "" using 1:8 with linespoints dashtype 2 title "optimum (EM, 20% margin)"
+	PLOT
+	echo "![$plat energy](energy-$plat.png)" >>"$tmp/body.md"
+	echo >>"$tmp/body.md"
+done
+
+{
+	cat "$tmp/head.md"
+	echo
+	cat "$tmp/body.md"
+	echo "## Targets (issue 5, item 5)"
+	echo
+	cat "$tmp/targets.md"
+	if [ -f "$dir/notes.md" ]; then
+		echo
+		cat "$dir/notes.md"
+	fi
+} >"$dir/report.md"
+cat "$dir/report.md"
