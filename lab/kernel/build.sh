@@ -4,8 +4,10 @@
 # compiled for arm64.  Incremental: each step is skipped when its inputs
 # did not change.
 #
-# Usage: lab/kernel/build.sh [FRAGMENT [OBJDIR]]
-#   FRAGMENT  config fragment (default lab/kernel/lab.config)
+# Usage: lab/kernel/build.sh [FRAGMENT[:FRAGMENT...] [OBJDIR]]
+#   FRAGMENT  config fragment (default lab/kernel/lab.config); several,
+#             colon separated, are merged in order, a later line for an
+#             option replacing an earlier one (lab.config:debug.config)
 #   OBJDIR    kbuild output directory (default build/obj/lab)
 # LAB_KERNEL_STEPS=apply|config stops after that step (tests use it).
 # Prints the path of the built Image on stdout.
@@ -16,6 +18,9 @@ LAB_TOP=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
 
 FRAGMENT=${1:-$LAB_TOP/lab/kernel/lab.config}
 OBJ=${2:-$KOBJ}
+# kbuild reads a relative O= from inside the source tree.
+mkdir -p "$OBJ"
+OBJ=$(CDPATH='' cd -- "$OBJ" && pwd)
 SERIES_DIR=${SERIES_DIR:-$LAB_TOP/patches}
 # Lab-only patches (emulated CPU speed, energy meter), applied after the
 # series so that the series stays what would go upstream.
@@ -100,19 +105,43 @@ apply_series() {
 	echo "$id" >"$stamp"
 }
 
+# merged_fragment FILE...: their option lines in order, each option once,
+# as its last line sets it: a debug fragment overrides the lab one, and
+# the check in configure() expects what was asked last.
+merged_fragment() {
+	awk '/^CONFIG_[A-Za-z0-9_]+=|^# CONFIG_[A-Za-z0-9_]+ is not set/ {
+		opt = $0
+		sub(/^# /, "", opt)
+		sub(/[= ].*/, "", opt)
+		if (!(opt in line))
+			order[n++] = opt
+		line[opt] = $0
+	}
+	END { for (i = 0; i < n; i++) print line[order[i]] }' "$@"
+}
+
 # allnoconfig + fragment; every fragment line must survive olddefconfig,
 # because merge_config.sh silently drops an option whose dependency is off.
 configure() {
 	stamp=$OBJ/.lab-config-id
-	id=$( { cat "$FRAGMENT"; git_k rev-parse HEAD; } | sha256sum | cut -d' ' -f1)
+	old_ifs=$IFS
+	IFS=:
+	# shellcheck disable=SC2086 # FRAGMENT is split on colons only
+	set -- $FRAGMENT
+	IFS=$old_ifs
+	for f in "$@"; do
+		[ -f "$f" ] || die "no config fragment $f"
+	done
+	id=$( { cat "$@"; git_k rev-parse HEAD; } | sha256sum | cut -d' ' -f1)
+	merged=$OBJ/.lab-fragment
+	merged_fragment "$@" >"$merged"
 	[ -f "$stamp" ] && [ "$(cat "$stamp")" = "$id" ] && [ -f "$OBJ/.config" ] && return 0
-	mkdir -p "$OBJ"
 	log "configuring $OBJ from allnoconfig + ${FRAGMENT#"$LAB_TOP"/}"
 	make -s -C "$KSRC" O="$OBJ" "$CC_OVERRIDE" allnoconfig >/dev/null
 	(cd "$OBJ" && KCONFIG_CONFIG=.config \
-		"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$OBJ" .config "$FRAGMENT" >/dev/null)
+		"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$OBJ" .config "$merged" >/dev/null)
 	make -s -C "$KSRC" O="$OBJ" "$CC_OVERRIDE" olddefconfig >/dev/null
-	bad=$(grep -E '^CONFIG_[A-Za-z0-9_]+=' "$FRAGMENT" | while IFS= read -r want; do
+	bad=$(grep -E '^CONFIG_[A-Za-z0-9_]+=' "$merged" | while IFS= read -r want; do
 		grep -qxF "$want" "$OBJ/.config" && continue
 		opt=${want%%=*}
 		got=$(grep -E "^$opt=|^# $opt is not set" "$OBJ/.config" || echo absent)
