@@ -92,7 +92,8 @@ kernel_version() {
 	echo "Optimum: \`emcost optimum -m $MARGIN_PCT PLATFILE ${TASK_UTIL}xN\` (the best static placement, each"
 	echo "frequency domain at its lowest OPP with ${MARGIN_PCT}% margin, LISA's rule), its power over the"
 	echo "run's $duration s plus every CPU's idle power over the rest of the metered window."
-	echo "RSD: standard deviation / mean.  Lower is better everywhere."
+	echo "RSD: standard deviation / mean; noise: twice the standard error of the difference of two means,"
+	echo "a difference inside it is not told apart from run-to-run spread.  Lower is better everywhere."
 } >"$tmp/head.md"
 
 : >"$tmp/targets.md"
@@ -163,6 +164,12 @@ for plat in $(cfg platforms); do
 	awk -v plat="$plat" -v seeds="$SEED_JUNO_SAVINGS" -v optmax="$OPT_TARGET" -v targets="$tmp/targets.md" '
 	function pct(a, b) { return b > 0 && a != "-" ? sprintf("%+.2f%%", 100 * (a - b) / b) : "-" }
 	function ratio(a, b) { return b > 0 && a != "-" ? sprintf("%.2f", a / b) : "-" }
+	# Twice the standard error of the difference of two means, in % of b:
+	# a difference inside it is not told apart from the noise.
+	function noise(ma, ra, na, mb, rb, nb) {
+		if (ma == "-" || mb == "-" || mb <= 0) return ""
+		return sprintf(" (noise +-%.1f%%)", 200 * sqrt((ma * ra / 100) ^ 2 / na + (mb * rb / 100) ^ 2 / nb) / mb)
+	}
 	BEGIN {
 		print "## " plat ": energy (J)\n"
 		print "| Tasks | none: Mean | RSD | 6.12 EAS: Mean (vs none) | RSD | series: Mean (vs none) | RSD | series vs 6.12 | optimum | 6.12 / opt | series / opt |"
@@ -173,10 +180,10 @@ for plat in $(cfg platforms); do
 		n = $1; e0 = $2; e1 = $7; e2 = $12; opt = $17
 		rows[++nr] = $0
 		printf "| %d | %s | %s%% | %s (%s) | %s%% | %s (%s) | %s%% | %s | %s | %s | %s |\n", n,
-			e0, $3, e1, pct(e1, e0), $8, e2, pct(e2, e0), $13, pct(e2, e1), opt, ratio(e1, opt), ratio(e2, opt)
+			e0, $3, e1, pct(e1, e0), $8, e2, pct(e2, e0), $13, pct(e2, e1) noise(e2, $13, $14, e1, $8, $9), opt, ratio(e1, opt), ratio(e2, opt)
 		if (e2 == "-" || e1 == "-") { t1miss = t1miss " N=" n " (missing)"; t1bad++; next }
 		d = 100 * (e2 - e1) / e1
-		if (d > 0) { t1miss = t1miss sprintf(" N=%d: %+.1f%%", n, d); t1bad++ }
+		if (d > 0) { t1miss = t1miss sprintf(" N=%d: %+.1f%%%s", n, d, noise(e2, $13, $14, e1, $8, $9)); t1bad++ }
 		else t1ok = t1ok sprintf(" N=%d: %+.1f%%", n, d)
 		if (opt == "-") { t4miss = t4miss " N=" n " (no optimum)"; t4bad++ }
 		else if ((r = e2 / opt) > optmax) { t4miss = t4miss sprintf(" N=%d: %.2f", n, r); t4bad++ }
