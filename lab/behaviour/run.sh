@@ -11,10 +11,11 @@
 # is at most 15%; OverutilizedBigs and Misfit pass when every run does.
 # Only the series' verdicts are required; the others are reported.
 #
-# Usage: lab/behaviour/run.sh [-r REPS] [-o OUTDIR] [-T TIMEOUT] [PLATFORM...]
+# Usage: lab/behaviour/run.sh [-r REPS] [-o OUTDIR] [-T TIMEOUT] [-A] [PLATFORM...]
 #   -r REPS      runs per test and policy (default 3)
 #   -o OUTDIR    results (default results/behaviour-<date>)
 #   -T TIMEOUT   boot timeout per platform, seconds (default 900)
+#   -A           analyse OUTDIR's guest results again, without booting
 #   PLATFORM     default: juno-r0 hikey960 gs101
 # Exit status: 0 if the series passes every test, 1 otherwise.
 set -eu
@@ -23,7 +24,7 @@ LAB_TOP=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
 . "$LAB_TOP/lab/lib.sh"
 B=$LAB_TOP/lab/behaviour
 
-reps=3 outdir='' timeout=900
+reps=3 outdir='' timeout=900 analyse_only=0
 # LISA's test_slack(negative_slack_allowed_pct=15).
 LATE_PCT_MAX=15
 # A never-sleeping task on a little CPU must reach a big one within this
@@ -43,11 +44,12 @@ usage() {
 	sed -n '2,/^$/s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 }
-while getopts r:o:T:h opt; do
+while getopts r:o:T:Ah opt; do
 	case $opt in
 	r) reps=$OPTARG ;;
 	o) outdir=$OPTARG ;;
 	T) timeout=$OPTARG ;;
+	A) analyse_only=1 ;;
 	*) usage ;;
 	esac
 done
@@ -187,12 +189,16 @@ for plat in "$@"; do
 	dir=$outdir/$plat
 	mkdir -p "$dir"
 	: >"$dir/scores"
-	"$B/workloads.sh" "$platfile" "$dir/workloads"
+	if [ "$analyse_only" = 1 ]; then
+		[ -d "$dir/guest/behaviour" ] || die "-A: no guest results in $dir/guest"
+	else
+		"$B/workloads.sh" "$platfile" "$dir/workloads"
+	fi
 	# shellcheck source=/dev/null
 	. "$dir/workloads/platform.env"
 	bundle "$dir/workloads" "$dir/workloads/behaviour.sh"
 	log "$plat: $(wc -l <"$dir/workloads/tests.list") tests x 3 policies x $reps runs"
-	if ! "$LAB_TOP/lab/run" -q -T "$timeout" -o "$dir/guest" "$dir/workloads/behaviour.sh" \
+	if [ "$analyse_only" = 0 ] && ! "$LAB_TOP/lab/run" -q -T "$timeout" -o "$dir/guest" "$dir/workloads/behaviour.sh" \
 		"$reps" "${LITTLES%% *}" "$BIGS" "$MISFIT_REPS" >"$dir/lab-run.log" 2>&1; then
 		echo "FAIL $plat: the guest run failed (results in ${dir#"$LAB_TOP"/}/guest):"
 		tail -n 15 "$dir/lab-run.log" | sed 's/^/    /'
