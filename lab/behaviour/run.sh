@@ -198,7 +198,7 @@ for plat in "$@"; do
 	. "$dir/workloads/platform.env"
 	bundle "$dir/workloads" "$dir/workloads/behaviour.sh"
 	log "$plat: $(wc -l <"$dir/workloads/tests.list") tests x 3 policies x $reps runs"
-	if [ "$analyse_only" = 0 ] && ! "$LAB_TOP/lab/run" -q -T "$timeout" -o "$dir/guest" "$dir/workloads/behaviour.sh" \
+	if [ "$analyse_only" = 0 ] && ! "$LAB_TOP/lab/run" -q -p "$platfile" -T "$timeout" -o "$dir/guest" "$dir/workloads/behaviour.sh" \
 		"$reps" "${LITTLES%% *}" "$BIGS" "$MISFIT_REPS" >"$dir/lab-run.log" 2>&1; then
 		echo "FAIL $plat: the guest run failed (results in ${dir#"$LAB_TOP"/}/guest):"
 		tail -n 15 "$dir/lab-run.log" | sed 's/^/    /'
