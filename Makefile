@@ -8,6 +8,10 @@
 #                 HB_ITER, PARALLEL: see lab/bench)
 #   make behaviour  LISA's EAS behaviour tests and over-utilization scenarios,
 #                   3 platforms x 3 policies (REPS=N runs each, default 3)
+#   make stress   the series on the debug kernel (lockdep, KASAN, UBSAN) under CPU
+#                 hotplug, policy and governor storms, every platform (DURATION
+#                 seconds each, default 120; make check runs 20)
+#   make debug-kernel  only build that kernel, in build/obj/debug
 
 PLATFORM   ?= juno-r0
 EXPERIMENT ?= seed-energy
@@ -25,7 +29,7 @@ HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2
 GUEST_INPUTS := lab/guest/build-initramfs.sh lab/guest/packages.list \
 	lab/guest/init lab/guest/trace-events $(wildcard lab/guest/bin/*)
 
-.PHONY: all run check bench behaviour deps kernel initramfs tools clean help
+.PHONY: all run check bench behaviour stress deps kernel debug-kernel initramfs tools clean help
 
 all: kernel initramfs tools
 
@@ -52,6 +56,11 @@ $(EMCOST): $(wildcard tools/emcost/*.c tools/emcost/*.h) tools/platgen/parse.c \
 kernel: deps
 	@lab/kernel/build.sh >/dev/null
 
+# The debug kernel: the same tree and series, lab.config + debug.config, in
+# its own directory so the benchmark kernel's figures are not skewed.
+debug-kernel: deps
+	@lab/kernel/build.sh lab/kernel/lab.config:lab/kernel/debug.config $(BUILD)/obj/debug >/dev/null
+
 initramfs: $(INITRAMFS)
 
 $(RTAPP): lab/guest/build-rtapp.sh lab/versions.mk $(wildcard lab/guest/rt-app/*.patch) | deps
@@ -72,6 +81,10 @@ bench: kernel initramfs tools
 
 behaviour: kernel initramfs tools
 	@lab/behaviour/run.sh $(if $(REPS),-r $(REPS))
+
+# The suite builds the debug kernel itself (make check runs it too).
+stress: initramfs tools
+	@STRESS_DURATION=$(or $(DURATION),120) tests/guest/stress.sh
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/guest $(BUILD)/tools $(BUILD)/dtb
