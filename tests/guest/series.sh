@@ -13,15 +13,14 @@ run=$LAB_TOP/lab/run
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # Misfit migration: under the series, a never-sleeping task on a little
-# CPU must reach a big CPU in every run, within a bound.  Measured on
-# this lab (Juno r0): 9-270 ms under 6.12's EAS and under the series
-# alike, bimodal (the nohz balance kick either catches the first tick past
-# the misfit threshold or waits for a later balance); a task left stuck,
-# as the RFC alone would leave it, never arrives (the guest polls 3 s).
-# The bound is thus set far above the noise and far below "stuck"; both
-# policies' times are printed as evidence, not compared.
+# CPU must reach a big CPU in every run, within a bound.  Measured with
+# the instruction clock (2026-12-03) on Juno r0: series 540-2020 ms, 6.12
+# 540-670 ms (HiKey960 and gs101 in lab/behaviour/run.sh); a task left
+# stuck, as the RFC alone would leave it, never arrives (the guest polls
+# about 6 s).  The bound is set above the spread and far below "stuck";
+# both policies' times are printed as evidence, not compared.
 MISFIT_REPS=3
-MISFIT_BOUND_MS=1000
+MISFIT_BOUND_MS=3000
 
 guest() {
 	name=$1

@@ -14,7 +14,7 @@ one() {
 	start=$(cut -d' ' -f1 /proc/uptime)
 	cpu=$little
 	i=0
-	while [ $i -lt 300 ]; do
+	while [ $i -lt 600 ]; do
 		cpu=$(cut -d' ' -f39 "/proc/$pid/stat")
 		case " $bigs " in *" $cpu "*) break ;; esac
 		sleep 0.01
