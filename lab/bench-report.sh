@@ -82,6 +82,10 @@ kernel_version() {
 	for boot in "$dir"/*-energy "$dir"/*-hackbench; do
 		[ -f "$boot/console.log" ] && echo "Kernel (${boot##*/} boot): $(kernel_version "$boot/console.log")."
 	done
+	if [ -f "$dir/hostload.txt" ]; then
+		echo "Host load (1, 5, 15 min averages) at the end of each boot, 2 cores shared with other work:"
+		awk '$2 == "end" { printf "%s%s %s/%s/%s", sep, $1, $3, $4, $5; sep = "; " } END { print "." }' "$dir/hostload.txt"
+	fi
 	echo "Series: patches/ at commit $(cfg series_commit), sha256 of the patches in series order $(cfg series_sha); lab at $(cfg lab_commit)."
 	echo
 	echo "Energy test: N periodic rt-app tasks, 16 ms period, 800 us of work at speed 1024 (util $TASK_UTIL),"
@@ -92,8 +96,9 @@ kernel_version() {
 	echo "Optimum: \`emcost optimum -m $MARGIN_PCT PLATFILE ${TASK_UTIL}xN\` (the best static placement, each"
 	echo "frequency domain at its lowest OPP with ${MARGIN_PCT}% margin, LISA's rule), its power over the"
 	echo "run's $duration s plus every CPU's idle power over the rest of the metered window."
-	echo "RSD: standard deviation / mean; noise: twice the standard error of the difference of two means,"
-	echo "a difference inside it is not told apart from run-to-run spread.  Lower is better everywhere."
+	echo "RSD: standard deviation / mean.  Series vs 6.12 \"paired\": the mean over iterations of the series'"
+	echo "energy over 6.12's in the same iteration (adjacent runs, so drift of the host cancels), +- twice"
+	echo "its standard error.  Lower is better everywhere."
 } >"$tmp/head.md"
 
 : >"$tmp/targets.md"
@@ -130,6 +135,7 @@ for plat in $(cfg platforms); do
 	{
 		n = $3; p = $5; k = n " " p; seen[n] = 1
 		add(k, $11 / 1e6); add(k " w", $9 / 1e6)
+		ej[n, p, $7] = $11; reps[$7] = 1
 		split($15, cs, ","); big = 0
 		for (i in cs) { split(cs[i], f, ":"); c = substr(f[1], 4); if (cap[c] == bigcap) big += f[2] }
 		add(k " big", 100 * big / $11)
@@ -156,20 +162,22 @@ for plat in $(cfg platforms); do
 			# The optimum over the mean window: its power for the run, idle after.
 			ow = wsum / wcnt; wsum = wcnt = 0
 			oj = opt[n] == "-" ? "-" : sprintf("%.4f", (opt[n] * dur + idle_all * (ow - dur)) / 1e6)
-			print line, oj, optdom[n] == "" ? "-" : optdom[n]
+			# Series vs 6.12 paired within each iteration: the two ran minutes
+			# apart at most, so drift of the host cancels out.
+			for (r in reps)
+				if ((n, 1, r) in ej && (n, 2, r) in ej) add(n " pair", 100 * (ej[n, 2, r] / ej[n, 1, r] - 1))
+			pair = "- -"
+			if ((n " pair") in cnt) { pm = stats(n " pair"); pair = sprintf("%+.1f %.1f", pm, 2 * sd / sqrt(cnt[n " pair"])) }
+			print line, oj, (optdom[n] == "" ? "-" : optdom[n]), pair
 		}
 	}' "$tmp/model" "$tmp/opt" "$tmp/energy" >"$tmp/etab" 2>"$dir/bounds-$plat.txt"
-	# etab: n, then per policy (mean J, RSD %, runs, window s, big share %), optimum J, optimum OPPs
+	# etab: n, then per policy (mean J, RSD %, runs, window s, big share %),
+	# optimum J, optimum OPPs, series vs 6.12 paired per iteration (mean %, 2 SE)
 
 	awk -v plat="$plat" -v seeds="$SEED_JUNO_SAVINGS" -v optmax="$OPT_TARGET" -v targets="$tmp/targets.md" '
 	function pct(a, b) { return b > 0 && a != "-" ? sprintf("%+.2f%%", 100 * (a - b) / b) : "-" }
 	function ratio(a, b) { return b > 0 && a != "-" ? sprintf("%.2f", a / b) : "-" }
-	# Twice the standard error of the difference of two means, in % of b:
-	# a difference inside it is not told apart from the noise.
-	function noise(ma, ra, na, mb, rb, nb) {
-		if (ma == "-" || mb == "-" || mb <= 0) return ""
-		return sprintf(" (noise +-%.1f%%)", 200 * sqrt((ma * ra / 100) ^ 2 / na + (mb * rb / 100) ^ 2 / nb) / mb)
-	}
+	function paired() { return $19 == "-" ? "" : sprintf(" (paired %+.1f%% +-%.1f)", $19, $20) }
 	BEGIN {
 		print "## " plat ": energy (J)\n"
 		print "| Tasks | none: Mean | RSD | 6.12 EAS: Mean (vs none) | RSD | series: Mean (vs none) | RSD | series vs 6.12 | optimum | 6.12 / opt | series / opt |"
@@ -180,10 +188,10 @@ for plat in $(cfg platforms); do
 		n = $1; e0 = $2; e1 = $7; e2 = $12; opt = $17
 		rows[++nr] = $0
 		printf "| %d | %s | %s%% | %s (%s) | %s%% | %s (%s) | %s%% | %s | %s | %s | %s |\n", n,
-			e0, $3, e1, pct(e1, e0), $8, e2, pct(e2, e0), $13, pct(e2, e1) noise(e2, $13, $14, e1, $8, $9), opt, ratio(e1, opt), ratio(e2, opt)
+			e0, $3, e1, pct(e1, e0), $8, e2, pct(e2, e0), $13, pct(e2, e1) paired(), opt, ratio(e1, opt), ratio(e2, opt)
 		if (e2 == "-" || e1 == "-") { t1miss = t1miss " N=" n " (missing)"; t1bad++; next }
 		d = 100 * (e2 - e1) / e1
-		if (d > 0) { t1miss = t1miss sprintf(" N=%d: %+.1f%%%s", n, d, noise(e2, $13, $14, e1, $8, $9)); t1bad++ }
+		if (d > 0) { t1miss = t1miss sprintf(" N=%d: %+.1f%%%s", n, d, paired()); t1bad++ }
 		else t1ok = t1ok sprintf(" N=%d: %+.1f%%", n, d)
 		if (opt == "-") { t4miss = t4miss " N=" n " (no optimum)"; t4bad++ }
 		else if ((r = e2 / opt) > optmax) { t4miss = t4miss sprintf(" N=%d: %.2f", n, r); t4bad++ }
