@@ -11,8 +11,10 @@
 #                     steady window per activation, in percent
 #   little_share_pct  share of the small tasks' time (where they last ran)
 #                     on little CPUs in the steady window
-#   clear_ms          from the load's end to the last flag clearing; -1 if
-#                     a flag still stood at the end of the run
+#   clear_ms          from the load's end (the first of the heavy tasks'
+#                     last switch-outs: the load starts to drop) to the
+#                     last flag clearing after it; 0 if every flag was
+#                     down by then, -1 if one still stood at the end
 # Prints them on one line, "NAME VALUE ...".
 #
 # Usage: lab/behaviour/ou.sh EVENTS RUN_ID PROFILE 'LITTLES' 'BIGS'
@@ -64,6 +66,11 @@ function account(t,   a, b) {
 }
 $1 == "mark" && $3 == "begin" && $4 == id { t0 = $2; w0 = t0 + skip; w1 = w0 + steady; lastt = t0; on = 1; next }
 $1 == "mark" && $3 == "load-end" && $4 == id && on { tl = $2; next }
+$1 == "switch" && on {
+	if (cur[$3] ~ /^heavy/) hend[cur[$3]] = $2
+	cur[$3] = $4
+	next
+}
 $1 == "mark" && $3 == "end" && $4 == id && on { account($2); te = $2; on = 0; done = 1; next }
 !on { next }
 $1 == "ou" {
@@ -75,15 +82,16 @@ $1 == "ou" {
 	account($2)
 	if (kind == "little") lflag += ($6 == 1 && !state[key]) - ($6 == 0 && state[key])
 	if ($6 == 1 && !tl) marked[kind] = 1
-	if (tl && state[key] && $6 == 0) cleared = $2
+	if (state[key] && $6 == 0) cleared = $2
 	state[key] = $6 + 0
 }
 $1 == "eaw" && $3 ~ /^small/ && $2 >= w0 && $2 < w1 { eaw++ }
 END {
 	if (!done || !tl) { print "ou.sh: no complete run " id " in the trace" > "/dev/stderr"; exit 2 }
-	clear = cleared ? (cleared - tl) / 1000 : 0
+	for (k in hend) if (!lend || hend[k] < lend) lend = hend[k]
+	clear = cleared > lend ? (cleared - lend) / 1000 : 0
 	for (k in state) if (state[k]) clear = -1
-	printf "bigs_marked %d parent_marked %d littles_flagged_pct %.1f eaw_pct %.0f little_share_pct %s clear_ms %.0f\n",
+	printf "bigs_marked %d parent_marked %d littles_flagged_pct %.1f eaw_pct %.0f little_share_pct %s clear_ms %.1f\n",
 		marked["big"], marked["parent"], 100 * flagged / steady,
 		100 * eaw / (nsmall * steady / period), share, clear
 }' "$events"
