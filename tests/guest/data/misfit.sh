@@ -1,7 +1,7 @@
 #!/bin/sh
 # Guest side of tests/guest/series.sh: a task that never sleeps, started on
 # little CPU $1 and then allowed everywhere, must reach one of the big CPUs
-# $2.  Measured $3 times under each placement policy, 6.12's (1) and the
+# $2 once its utilization outgrows the little CPU.  Measured $3 times under each placement policy, 6.12's (1) and the
 # series' (2), in this boot.  Prints "misfit policy P: cpuN after M ms".
 set -u
 little=$1 bigs=$2 reps=$3
@@ -9,7 +9,12 @@ little=$1 bigs=$2 reps=$3
 one() {
 	taskset -c "$little" sh -c 'while :; do :; done' &
 	pid=$!
-	sleep 0.3	# its utilization grows past the little CPU's margin
+	# Pinned just long enough to start on the little CPU.  Held there
+	# longer, every load balance of the big CPUs' level fails with
+	# LBF_ALL_PINNED and doubles that level's balance interval, up to
+	# 512 ms: the release would then measure the backoff, not misfit
+	# migration (0.3 s of pinning: 480-1089 ms on Juno r0, both policies).
+	sleep 0.01
 	taskset -p -c "0-$(($(nproc) - 1))" "$pid" >/dev/null
 	start=$(cut -d' ' -f1 /proc/uptime)
 	cpu=$little
