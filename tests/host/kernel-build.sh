@@ -51,6 +51,18 @@ expect_fail "a config option that does not stick fails the build" \
 	'CONFIG_VIRTIO_BLK=y, got absent' \
 	env LAB_KERNEL_STEPS=config "$build" "$tmp/frag.config" "$tmp/obj"
 
+# Several fragments (the debug kernel's lab.config:debug.config): a later
+# line for an option wins, and the check expects what was asked last.
+printf 'CONFIG_BLOCK=y\nCONFIG_BLK_DEV=y\nCONFIG_VIRTIO_MENU=y\nCONFIG_VIRTIO_MMIO=y\nCONFIG_VIRTIO_BLK=y\n' >"$tmp/base.config"
+printf '# CONFIG_VIRTIO_BLK is not set\n' >"$tmp/override.config"
+check "fragments merge in order, a later line for an option winning" \
+	sh -c "env LAB_KERNEL_STEPS=config '$build' '$tmp/base.config:$tmp/override.config' '$tmp/merged' >/dev/null 2>&1 &&
+	       grep -qx 'CONFIG_VIRTIO_MMIO=y' '$tmp/merged/.config' &&
+	       grep -qx '# CONFIG_VIRTIO_BLK is not set' '$tmp/merged/.config'"
+expect_fail "a missing fragment of a list is named" \
+	"no config fragment $tmp/missing.config" \
+	env LAB_KERNEL_STEPS=config "$build" "$tmp/base.config:$tmp/missing.config" "$tmp/merged"
+
 sed 's/^LINUX_SOURCE_VERSION.*/LINUX_SOURCE_VERSION := 6.12.0-0~no.such.version/' \
 	"$LAB_TOP/lab/versions.mk" >"$tmp/versions.mk"
 expect_fail "an uninstallable pinned kernel version is named" \
