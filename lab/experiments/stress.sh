@@ -236,7 +236,7 @@ hackbench_pid=$!
 			for l in "$h"/energy*_label; do
 				n=${l##*/energy}
 				n=${n%_label}
-				read -r uj <"${l%_label}_input"
+				read -r uj <"${l%_label}_input" || continue
 				eval "prev=\${meter_$n:-0}"
 				if [ "$uj" -lt "$prev" ]; then
 					read -r label <"$l"
@@ -353,8 +353,11 @@ policy_pid=$!
 		esac
 		if put "$p/scaling_governor" "$gov"; then
 			switches=$((switches + 1))
-			if [ "$gov" = userspace ]; then
-				read -r freqs <"$p/scaling_available_frequencies"
+			# Hotplug may take the policy's last CPU away meanwhile,
+			# and its files with it: not a reason to stop switching.
+			if [ "$gov" = userspace ] &&
+				read -r freqs <"$p/scaling_available_frequencies" 2>/dev/null &&
+				[ -n "$freqs" ]; then
 				# shellcheck disable=SC2086 # one word per OPP
 				pick $freqs
 				put "$p/scaling_setspeed" "$P" || true
@@ -383,7 +386,7 @@ governor_pid=$!
 invalid_pid=$!
 
 for pid in $hotplug_pid $policy_pid $governor_pid $invalid_pid; do
-	wait "$pid" || echo "storm worker $pid exited $?"
+	wait "$pid" || echo "count worker_failures 1 (pid $pid exited $?)"
 done
 
 phase restore

@@ -100,6 +100,12 @@ for plat in $platforms; do
 	ok "$plat: the debug kernel boots and runs ${duration}s of storm ($(( $(date +%s) - t0 ))s wall)"
 	check_no_splat "$plat" "$out/console.log"
 
+	dead=$(grep '^count worker_failures' "$log" || true)
+	runs=$(count hackbench_runs)
+	pass=0
+	[ -z "$dead" ] && [ "${runs:-0}" -gt 0 ] && pass=1
+	check "$plat: every storm driver ran to the end, hackbench ran ${runs:-0} bursts ($(count hackbench_failures) failed)" [ "$pass" = 1 ]
+	[ -z "$dead" ] || echo "$dead" | sed 's/^/    /'
 	hot=$(count hotplug_ops) dom=$(count hotplug_domain_offline) all=$(count hotplug_all_but_one)
 	pass=0
 	[ "${hot:-0}" -gt 0 ] && [ "${dom:-0}" -gt 0 ] && [ "${all:-0}" -gt 0 ] && pass=1
