@@ -11,10 +11,10 @@
 #                     steady window per activation, in percent
 #   little_share_pct  share of the small tasks' time (where they last ran)
 #                     on little CPUs in the steady window
-#   clear_ms          from the load's end (the first of the heavy tasks'
-#                     last switch-outs: the load starts to drop) to the
-#                     last flag clearing after it; 0 if every flag was
-#                     down by then, -1 if one still stood at the end
+#   clear_ms          from the load's end (the last of the heavy tasks'
+#                     last switch-outs: the load is gone) to the last
+#                     flag clearing after it; 0 if every flag was down by
+#                     then, -1 if one still stood at the end
 # Prints them on one line, "NAME VALUE ...".
 #
 # Usage: lab/behaviour/ou.sh EVENTS RUN_ID PROFILE 'LITTLES' 'BIGS'
@@ -88,7 +88,7 @@ $1 == "ou" {
 $1 == "eaw" && $3 ~ /^small/ && $2 >= w0 && $2 < w1 { eaw++ }
 END {
 	if (!done || !tl) { print "ou.sh: no complete run " id " in the trace" > "/dev/stderr"; exit 2 }
-	for (k in hend) if (!lend || hend[k] < lend) lend = hend[k]
+	for (k in hend) if (hend[k] > lend) lend = hend[k]
 	clear = cleared > lend ? (cleared - lend) / 1000 : 0
 	for (k in state) if (state[k]) clear = -1
 	printf "bigs_marked %d parent_marked %d littles_flagged_pct %.1f eaw_pct %.0f little_share_pct %s clear_ms %.1f\n",
