@@ -7,7 +7,7 @@
 #                 their report (PLATFORMS, N, DURATION, ITER, HB_GROUPS, HB_LOOPS,
 #                 HB_ITER, PARALLEL: see lab/bench)
 #   make behaviour  LISA's EAS behaviour tests and over-utilization scenarios,
-#                   3 platforms x 3 policies (REPS=N runs each, default 4)
+#                   3 platforms x 3 policies (REPS=N runs each, default 6)
 #   make stress   the series on the debug kernel (lockdep, KASAN, UBSAN) under CPU
 #                 hotplug, policy and governor storms, every platform (DURATION
 #                 seconds each, default 120; make check runs 20)

@@ -12,7 +12,7 @@
 # Only the series' verdicts are required; the others are reported.
 #
 # Usage: lab/behaviour/run.sh [-r REPS] [-o OUTDIR] [-T TIMEOUT] [-A] [PLATFORM...]
-#   -r REPS      runs per test and policy (default 4)
+#   -r REPS      runs per test and policy (default 6)
 #   -o OUTDIR    results (default results/behaviour-<date>)
 #   -T TIMEOUT   boot timeout per platform, seconds (default 900)
 #   -A           analyse OUTDIR's guest results again, without booting
@@ -24,7 +24,7 @@ LAB_TOP=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
 . "$LAB_TOP/lab/lib.sh"
 B=$LAB_TOP/lab/behaviour
 
-reps=4 outdir='' timeout=900 analyse_only=0
+reps=6 outdir='' timeout=900 analyse_only=0
 # LISA's test_slack(negative_slack_allowed_pct=15).
 LATE_PCT_MAX=15
 # A never-sleeping task on a little CPU must reach a big one within this.
