@@ -128,6 +128,7 @@ struct em_search {
 	int count[EM_MAX_CLASSES];
 	long stride[EM_MAX_CLASSES];
 	long nr_states;
+	double *total;		/* [state]: the summed util of its tasks */
 	double *cost;		/* [domain][state], DBL_MAX: cannot fit */
 	signed char *opp;	/* [domain][state] */
 	double *best;		/* [domain + 1][state] */
@@ -139,16 +140,18 @@ static int digit(const struct em_search *s, long state, int c)
 	return (int)(state / s->stride[c] % (s->count[c] + 1));
 }
 
-static double state_util(const struct em_search *s, long state)
+/* Each state's total util, once: the packing tables ask for it often. */
+static void fill_totals(struct em_search *s)
 {
-	double sum = 0;
+	long state;
 	int c;
 
-	for (c = 0; c < s->nr_classes; c++)
-		sum += digit(s, state, c) * s->util[c];
-	return sum;
+	for (state = 0; state < s->nr_states; state++) {
+		s->total[state] = 0;
+		for (c = 0; c < s->nr_classes; c++)
+			s->total[state] += digit(s, state, c) * s->util[c];
+	}
 }
-
 /* Next S <= R in mixed radix; false after the last one. */
 static bool next_subset(const struct em_search *s, long r, long *sub)
 {
@@ -187,7 +190,7 @@ static unsigned char *fit_table(const struct em_search *s, int nr_bins,
 			t = 0;
 			do {
 				if (prev[state - t] &&
-				    state_util(s, t) <= limit + EM_EPS) {
+				    s->total[t] <= limit + EM_EPS) {
 					row[state] = 1;
 					break;
 				}
@@ -210,7 +213,7 @@ static void unpack(const struct em_search *s, const unsigned char *fits,
 		t = 0;
 		do {
 			if (prev[state - t] &&
-			    state_util(s, t) <= limit + EM_EPS)
+			    s->total[t] <= limit + EM_EPS)
 				break;
 		} while (next_subset(s, state, &t));
 		cpu_share[k - 1] = t;
@@ -240,7 +243,7 @@ static int domain_costs(struct em_search *s, int d)
 				continue;
 			cost[state] = ed->nr_cpus * ed->idle_uw +
 				      (op->uw - ed->idle_uw) *
-				      state_util(s, state) / op->cap;
+				      s->total[state] / op->cap;
 			s->opp[d * s->nr_states + state] = (signed char)opp;
 		}
 		free(fits);
@@ -372,8 +375,10 @@ int em_optimum(const struct em_model *m, const double *util, int nr_tasks,
 	s.opp = malloc(cells * sizeof(*s.opp));
 	s.best = malloc((cells + s.nr_states) * sizeof(*s.best));
 	s.choice = calloc(cells, sizeof(*s.choice));
-	if (!s.cost || !s.opp || !s.best || !s.choice)
+	s.total = malloc(s.nr_states * sizeof(*s.total));
+	if (!s.cost || !s.opp || !s.best || !s.choice || !s.total)
 		goto out;
+	fill_totals(&s);
 	for (d = 0; d < m->nr_domains; d++)
 		if (domain_costs(&s, d))
 			goto out;
@@ -389,5 +394,6 @@ out:
 	free(s.opp);
 	free(s.best);
 	free(s.choice);
+	free(s.total);
 	return ret;
 }
