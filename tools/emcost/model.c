@@ -152,6 +152,7 @@ static void fill_totals(struct em_search *s)
 			s->total[state] += digit(s, state, c) * s->util[c];
 	}
 }
+
 /* Next S <= R in mixed radix; false after the last one. */
 static bool next_subset(const struct em_search *s, long r, long *sub)
 {
