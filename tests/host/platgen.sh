@@ -268,14 +268,16 @@ real_platform() {
 	check_dts "$name" "$plat" "$dmips"
 }
 
-# Each bad file starts with "# expect: SUBSTRING".  Every command must fail
-# the same way: status 1, no stdout, one stderr line "FILE:LINE: ...".
+# Each bad file starts with "# expect: SUBSTRING" or "# exact: :LINE: FIELD:
+# MESSAGE" (the whole stderr line after the file path).  Every command must
+# fail the same way: status 1, no stdout, one stderr line "FILE:LINE: ...".
 bad_file() {
 	f=$1
 	name=bad/${f##*/}
 	expect=$(sed -n '1s/^# expect: //p' "$f")
-	if [ -z "$expect" ]; then
-		not_ok "$name" "no '# expect:' first line"
+	exact=$(sed -n '1s/^# exact: //p' "$f")
+	if [ -z "$expect$exact" ]; then
+		not_ok "$name" "no '# expect:' or '# exact:' first line"
 		return 0
 	fi
 	first=
@@ -295,6 +297,10 @@ bad_file() {
 			why="$cmd: '$line' does not start with the file path"
 		elif [ -z "$num" ] || [ -n "$(printf '%s' "$num" | tr -d 0-9)" ]; then
 			why="$cmd: '$line' has no :LINE: after the path"
+		elif [ -n "$exact" ]; then
+			if [ "$line" != "$f$exact" ]; then
+				why="$cmd: '$line', want '$f$exact'"
+			fi
 		else
 			case $line in
 			*"$expect"*) ;;
@@ -353,6 +359,203 @@ good_cls() {
 	check_dts good/cls "$plat" "400 400 800 800 1024 1024"
 }
 
+# board_latency PLAT CPU: the idle_latency fact CPU should have, read from
+# PLAT's board-idle lines: "1" for WFI, then entry + exit latency of each
+# state of the CPU's domain, in file order (cpuidle's stateK/latency when
+# the DT has no wakeup-latency-us: drivers/cpuidle/dt_idle_states.c).
+board_latency() {
+	awk -v cpu="$2" '
+		{ sub(/#.*/, "") }
+		$1 == "domain" { d++ }
+		$1 == "cpus" { for (i = 2; i <= NF; i++) if ($i == cpu) mine = d }
+		$1 == "board-idle" { lat[d] = lat[d] " " ($4 + $5) }
+		END { print "1" lat[mine] }' "$1"
+}
+
+# same NAME FILE: FILE equals $TMP/want, leading blanks aside (the
+# expected text is an indented here-document).
+same() {
+	sed 's/^[[:blank:]]*//' "$2" >"$TMP/same"
+	if cmp -s "$TMP/want" "$TMP/same"; then
+		ok "$1"
+	else
+		not_ok "$1" "differs (< want, > got): $(diff "$TMP/want" "$TMP/same" |
+			grep '^[<>]' | head -n 4 | tr '\n' ' ')"
+	fi
+}
+
+# The board model's facts and DT properties, exactly, for a small file.
+good_board() {
+	plat=$HERE/good/board.plat
+	"$PLATGEN" facts "$plat" | grep '\.idle_' >"$TMP/got" || true
+	cat >"$TMP/want" <<-EOF
+	cpu0.idle_latency $(board_latency "$plat" 0)
+	cpu0.idle_residency 1 1000 2000
+	cpu0.idle_states WFI cpu-off cluster-off
+	cpu1.idle_latency $(board_latency "$plat" 1)
+	cpu1.idle_residency 1 1000 2000
+	cpu1.idle_states WFI cpu-off cluster-off
+	cpu2.idle_latency $(board_latency "$plat" 2)
+	cpu2.idle_residency 1
+	cpu2.idle_states WFI
+	cpu3.idle_latency $(board_latency "$plat" 3)
+	cpu3.idle_residency 1
+	cpu3.idle_states WFI
+	EOF
+	same "good/board: idle-state facts" "$TMP/got"
+	"$PLATGEN" facts "$plat" >"$TMP/facts"
+	check_facts good/board "$TMP/facts" 4 "512 512 1024 1024" \
+		"MC MC MC MC" "pd0:100000:300000 pd2:400000:900000"
+
+	"$PLATGEN" dts "$plat" >"$TMP/board.dtsi"
+	# CPU nodes are at depth 2, their properties at depth 3.
+	grep -E "^$(printf '\t\t')cpu[0-9]+: |^$(printf '\t\t\t')(cpu-idle-states|lab,)" \
+		"$TMP/board.dtsi" >"$TMP/got" || true
+	cat >"$TMP/want" <<-'EOF'
+			cpu0: cpu@0 {
+				lab,idle-microwatt = <7000>;
+				cpu-idle-states = <&lab_idle_0_1 &lab_idle_0_2>;
+				lab,board-opp-khz = <500000 1000000>;
+				lab,board-cpu-microwatt = <50000 150000>;
+				lab,board-cluster-microwatt = <20000 40000>;
+				lab,board-wfi-microwatt = <10000 30000>;
+			cpu1: cpu@1 {
+				lab,idle-microwatt = <7000>;
+				cpu-idle-states = <&lab_idle_0_1 &lab_idle_0_2>;
+				lab,board-opp-khz = <500000 1000000>;
+				lab,board-cpu-microwatt = <50000 150000>;
+				lab,board-cluster-microwatt = <20000 40000>;
+				lab,board-wfi-microwatt = <10000 30000>;
+			cpu2: cpu@2 {
+				lab,board-opp-khz = <500000 1000000>;
+				lab,board-cpu-microwatt = <200000 600000>;
+				lab,board-cluster-microwatt = <30000 60000>;
+				lab,board-wfi-microwatt = <20000 40000>;
+			cpu3: cpu@3 {
+				lab,board-opp-khz = <500000 1000000>;
+				lab,board-cpu-microwatt = <200000 600000>;
+				lab,board-cluster-microwatt = <30000 60000>;
+				lab,board-wfi-microwatt = <20000 40000>;
+	EOF
+	same "good/board: CPU nodes' board properties" "$TMP/got"
+	sed -n '/^\t\tidle-states {$/,/^\t\t};$/p' "$TMP/board.dtsi" >"$TMP/got"
+	cat >"$TMP/want" <<-'EOF'
+			idle-states {
+				entry-method = "lab";
+
+				little {
+					lab_idle_0_1: cpu-off {
+						compatible = "arm,idle-state";
+						idle-state-name = "cpu-off";
+						entry-latency-us = <100>;
+						exit-latency-us = <200>;
+						min-residency-us = <1000>;
+						lab,cpu-microwatt = <0>;
+						lab,cluster-microwatt = <30000>;
+					};
+
+					lab_idle_0_2: cluster-off {
+						compatible = "arm,idle-state";
+						idle-state-name = "cluster-off";
+						entry-latency-us = <200>;
+						exit-latency-us = <400>;
+						min-residency-us = <2000>;
+						lab,cpu-microwatt = <0>;
+						lab,cluster-microwatt = <5000>;
+						lab,cluster-scope;
+					};
+				};
+			};
+	EOF
+	same "good/board: idle-states node" "$TMP/got"
+
+	board_dtb good/board "$plat" \
+		"0=little/cpu-off,little/cluster-off 1=little/cpu-off,little/cluster-off 2= 3="
+	check_dts good/board "$plat" "512 512 1024 1024"
+
+	# Without board data: none of it.
+	plat=$HERE/good/cls.plat
+	n=$("$PLATGEN" facts "$plat" | grep -c '\.idle_' || true)
+	m=$("$PLATGEN" dts "$plat" | grep -cE 'idle-state|lab,board' || true)
+	if [ "$n" -eq 0 ] && [ "$m" -eq 0 ]; then
+		ok "good/cls: no board data, no idle facts, no idle-states or lab,board-*"
+	else
+		not_ok "good/cls: no board data" "$n idle facts, $m DT lines"
+	fi
+}
+
+# board_dtb NAME PLAT "CPU=STATE,STATE ...": the fragment, appended to a
+# minimal root node (QEMU's virt DTB is not needed for this), compiles
+# without warnings, and each listed cpu@N's cpu-idle-states point at the
+# named /cpus/idle-states/DOMAIN/STATE nodes, in order ("N=" for none).
+board_dtb() {
+	name=$1 plat=$2 want=$3
+
+	if ! command -v dtc >/dev/null 2>&1 || ! command -v fdtget >/dev/null 2>&1; then
+		not_ok "$name: board DT compiles" "dtc or fdtget not found"
+		return 0
+	fi
+	{
+		printf '/dts-v1/;\n/ {\n\t#address-cells = <2>;\n\t#size-cells = <2>;\n'
+		printf '\tcpus {\n\t\t#address-cells = <1>;\n\t\t#size-cells = <0>;\n\t};\n};\n'
+		"$PLATGEN" dts "$plat"
+	} >"$TMP/min.dts"
+	if ! dtc -I dts -O dtb -o "$TMP/min.dtb" "$TMP/min.dts" 2>"$TMP/min.err"; then
+		not_ok "$name: board DT compiles" "$(head -n 1 "$TMP/min.err")"
+		return 0
+	elif [ -s "$TMP/min.err" ]; then
+		not_ok "$name: board DT compiles" "dtc warns: $(head -n 1 "$TMP/min.err")"
+		return 0
+	fi
+	ok "$name: board DT compiles on a minimal root, no dtc warnings"
+
+	# phandle -> DOMAIN/STATE of every idle state
+	for d in $(fdtget -l "$TMP/min.dtb" /cpus/idle-states); do
+		for s in $(fdtget -l "$TMP/min.dtb" "/cpus/idle-states/$d"); do
+			echo "$(fdtget -t u "$TMP/min.dtb" \
+				"/cpus/idle-states/$d/$s" phandle) $d/$s"
+		done
+	done >"$TMP/states"
+	got=
+	for c in $want; do
+		cpu=${c%%=*}
+		phs=$(fdtget -t u "$TMP/min.dtb" "/cpus/cpu@$cpu" cpu-idle-states 2>/dev/null) || phs=
+		names=
+		for ph in $phs; do
+			node=$(awk -v p="$ph" '$1 == p { print $2 }' "$TMP/states")
+			names="$names${names:+,}${node:-?}"
+		done
+		got="$got${got:+ }$cpu=$names"
+	done
+	if [ "$got" = "$want" ]; then
+		ok "$name: cpu-idle-states resolve: $want"
+	else
+		not_ok "$name: cpu-idle-states" "got '$got', want '$want'"
+	fi
+}
+
+# real_board NAME "CPU=DOMAIN/STATE,..." "CPU|STATES|RESIDENCIES" ...:
+# the DT's cpu-idle-states (see board_dtb) and the idle-state facts of one
+# CPU per domain, as the .plat's sources give them; the latencies (entry +
+# exit) come from the .plat itself (see board_latency).
+real_board() {
+	name=$1 dtb_want=$2
+	shift 2
+	plat=$PLATFORMS/$name.plat
+	"$PLATGEN" facts "$plat" >"$TMP/facts"
+	for spec in "$@"; do
+		cpu=${spec%%|*} res=${spec##*|}
+		want="${spec%|*}|$(board_latency "$plat" "$cpu")|$res"
+		got="$cpu|$(fact "$TMP/facts" "cpu$cpu.idle_states")|$(fact "$TMP/facts" "cpu$cpu.idle_latency")|$(fact "$TMP/facts" "cpu$cpu.idle_residency")"
+		if [ "$got" = "$want" ]; then
+			ok "$name: cpu$cpu idle states $want"
+		else
+			not_ok "$name: cpu$cpu idle states" "got '$got', want '$want'"
+		fi
+	done
+	board_dtb "$name" "$PLATFORMS/$name.plat" "$dtb_want"
+}
+
 # Edge cases that cannot live in a file with an "# expect:" line.
 misc_cases() {
 	: >"$TMP/empty.plat"
@@ -398,6 +601,20 @@ real_platform gs101 8 "160 160 160 160 498 498 1024 1024" \
 	"pd0:6055:103597 pd4:29085:599556 pd6:81250:2030997" \
 	"250 250 250 250 620 620 1024 1024"
 
+real_board juno-r0 \
+	"0=little/cpu-sleep-0,little/cluster-sleep-0 1=big/cpu-sleep-0,big/cluster-sleep-0" \
+	"0|WFI cpu-sleep-0 cluster-sleep-0|1 2000 2500" \
+	"1|WFI cpu-sleep-0 cluster-sleep-0|1 2000 2500"
+real_board hikey960 \
+	"0=little/cpu-sleep-0,little/cluster-sleep-0 4=big/cpu-sleep-1,big/cluster-sleep-1" \
+	"0|WFI cpu-sleep-0 cluster-sleep-0|1 1500 3500" \
+	"4|WFI cpu-sleep-1 cluster-sleep-1|1 1500 3500"
+real_board gs101 \
+	"0=little/c2,little/cluster-sleep 4=mid/c2,mid/cluster-sleep 6=big/c2,big/cluster-sleep" \
+	"0|WFI c2 cluster-sleep|1 2000 4000" \
+	"4|WFI c2 cluster-sleep|1 2500 5000" \
+	"6|WFI c2 cluster-sleep|1 3500 7000"
+
 for f in "$HERE"/bad/*.plat; do
 	bad_file "$f"
 done
@@ -405,6 +622,7 @@ done
 good_symmetric
 good_no_power
 good_cls
+good_board
 misc_cases
 
 echo "platgen: $passed passed, $failed failed"

@@ -78,6 +78,86 @@ static void emit_cpu_map(const struct pg_platform *p, FILE *out)
 	fputs("\t\t};\n", out);
 }
 
+/* One "PROP = <v v ...>;" line of a CPU node. */
+static void emit_cells(const char *prop, const uint32_t *v, int n, FILE *out)
+{
+	int i;
+
+	fprintf(out, "\t\t\t%s = <", prop);
+	for (i = 0; i < n; i++)
+		fprintf(out, "%s%u", i ? " " : "", v[i]);
+	fputs(">;\n", out);
+}
+
+/* The board model of the CPU's domain: what the lab's meter charges. */
+static void emit_cpu_board(const struct pg_platform *p,
+			   const struct pg_domain *d, FILE *out)
+{
+	uint32_t khz[PG_MAX_OPPS], cpu_uw[PG_MAX_OPPS], cluster_uw[PG_MAX_OPPS];
+	uint32_t wfi[2] = { d->wfi_cpu_uw, d->wfi_cluster_uw };
+	int dom = (int)(d - p->domain);
+	int i;
+
+	if (d->nr_idle) {
+		fputs("\t\t\tcpu-idle-states = <", out);
+		for (i = 1; i <= d->nr_idle; i++)
+			fprintf(out, "%s&lab_idle_%d_%d", i > 1 ? " " : "", dom, i);
+		fputs(">;\n", out);
+	}
+	for (i = 0; i < d->nr_board_opps; i++) {
+		khz[i] = d->board_opp[i].khz;
+		cpu_uw[i] = d->board_opp[i].cpu_uw;
+		cluster_uw[i] = d->board_opp[i].cluster_uw;
+	}
+	emit_cells("lab,board-opp-khz", khz, d->nr_board_opps, out);
+	emit_cells("lab,board-cpu-microwatt", cpu_uw, d->nr_board_opps, out);
+	emit_cells("lab,board-cluster-microwatt", cluster_uw, d->nr_board_opps,
+		   out);
+	emit_cells("lab,board-wfi-microwatt", wfi, 2, out);
+}
+
+/*
+ * The board's idle states 1..N of every domain, one node per state under
+ * a node per domain: the powers differ per core type, and cpuidle names a
+ * state after its node.  entry-method "lab": the lab kernel's cpuidle
+ * driver, not PSCI, enters them.  No local-timer-stop: QEMU's arch timer
+ * never stops.
+ */
+static void emit_idle_states(const struct pg_platform *p, FILE *out)
+{
+	int i, k;
+
+	fputs("\n\t\tidle-states {\n", out);
+	fputs("\t\t\tentry-method = \"lab\";\n", out);
+	for (i = 0; i < p->nr_domains; i++) {
+		const struct pg_domain *d = &p->domain[i];
+
+		if (!d->nr_idle)
+			continue;
+		fprintf(out, "\n\t\t\t%s {\n", d->name);
+		for (k = 1; k <= d->nr_idle; k++) {
+			const struct pg_idle_state *s = &d->idle[k - 1];
+
+			fprintf(out, "%s\t\t\t\tlab_idle_%d_%d: %s {\n",
+				k > 1 ? "\n" : "", i, k, s->name);
+			fputs("\t\t\t\t\tcompatible = \"arm,idle-state\";\n", out);
+			fprintf(out, "\t\t\t\t\tidle-state-name = \"%s\";\n", s->name);
+			fprintf(out, "\t\t\t\t\tentry-latency-us = <%u>;\n", s->entry_us);
+			fprintf(out, "\t\t\t\t\texit-latency-us = <%u>;\n", s->exit_us);
+			fprintf(out, "\t\t\t\t\tmin-residency-us = <%u>;\n",
+				s->residency_us);
+			fprintf(out, "\t\t\t\t\tlab,cpu-microwatt = <%u>;\n", s->cpu_uw);
+			fprintf(out, "\t\t\t\t\tlab,cluster-microwatt = <%u>;\n",
+				s->cluster_uw);
+			if (s->cluster_scope)
+				fputs("\t\t\t\t\tlab,cluster-scope;\n", out);
+			fputs("\t\t\t\t};\n", out);
+		}
+		fputs("\t\t\t};\n", out);
+	}
+	fputs("\t\t};\n", out);
+}
+
 static void emit_cpu(const struct pg_platform *p, int cpu, FILE *out)
 {
 	const struct pg_domain *d = &p->domain[p->cpu_domain[cpu]];
@@ -93,6 +173,8 @@ static void emit_cpu(const struct pg_platform *p, int cpu, FILE *out)
 		label(d->name));
 	if (d->idle_line)
 		fprintf(out, "\t\t\tlab,idle-microwatt = <%u>;\n", d->idle_uw);
+	if (p->has_board)
+		emit_cpu_board(p, d, out);
 	fputs("\t\t};\n", out);
 }
 
@@ -145,6 +227,8 @@ void pg_emit_dts(const struct pg_platform *p, FILE *out)
 	fputs("/ {\n\tcpus {\n", out);
 	fputs("\t\t#address-cells = <1>;\n\t\t#size-cells = <0>;\n\n", out);
 	emit_cpu_map(p, out);
+	if (p->has_board)
+		emit_idle_states(p, out);
 	for (i = 0; i < p->nr_cpus; i++)
 		emit_cpu(p, i, out);
 	fputs("\t};\n", out);
@@ -155,7 +239,7 @@ void pg_emit_dts(const struct pg_platform *p, FILE *out)
 	fputs("};\n", out);
 }
 
-#define PG_FACT_MAX	(1 + 2 * PG_MAX_CPUS + 6 * PG_MAX_DOMAINS + 1)
+#define PG_FACT_MAX	(1 + 5 * PG_MAX_CPUS + 6 * PG_MAX_DOMAINS + 1)
 #define PG_FACT_LEN	512	/* "pdN.power " + PG_MAX_OPPS values of 8 digits */
 
 struct pg_facts {
@@ -230,6 +314,28 @@ static void domain_facts(struct pg_facts *f, const struct pg_domain *d,
 }
 
 /*
+ * cpuidle's view of the CPU: state 0 is the ARM convention's "WFI" (1 us
+ * exit latency, 1 us residency), then the domain's board-idle states, each
+ * named after its node, with the worst-case wake-up latency: entry plus
+ * exit (drivers/cpuidle/dt_idle_states.c, without wakeup-latency-us).
+ */
+static void idle_facts(struct pg_facts *f, int cpu, const struct pg_domain *d)
+{
+	char *names = fact(f, "cpu%d.idle_states WFI", cpu);
+	char *lat = fact(f, "cpu%d.idle_latency 1", cpu);
+	char *res = fact(f, "cpu%d.idle_residency 1", cpu);
+	size_t len;
+	int k;
+
+	for (k = 0; k < d->nr_idle; k++) {
+		len = strlen(names);
+		snprintf(names + len, PG_FACT_LEN - len, " %s", d->idle[k].name);
+		fact_add(lat, d->idle[k].entry_us + d->idle[k].exit_us);
+		fact_add(res, d->idle[k].residency_us);
+	}
+}
+
+/*
  * The lowest sched domain with SD_ASYM_CPUCAPACITY.  With no socket level
  * and no DT cache nodes MC spans all CPUs, and CLS is the cluster unless
  * that equals MC, in which case cpu_clustergroup_mask() collapses it.
@@ -277,6 +383,8 @@ void pg_emit_facts(const struct pg_platform *p, FILE *out)
 		fact(&f, "cpu%d.capacity %u", i, p->capacity[i]);
 		if (asym)
 			fact(&f, "cpu%d.asym_level %s", i, asym_level(p, i));
+		if (p->has_board)
+			idle_facts(&f, i, &p->domain[p->cpu_domain[i]]);
 	}
 	for (i = 0; i < p->nr_domains; i++)
 		domain_facts(&f, &p->domain[i], energy);

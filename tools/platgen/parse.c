@@ -24,6 +24,10 @@
 #define PG_KHZ_MAX	4000000
 #define PG_UV_MAX	5000000
 #define PG_UW_MAX	64000000	/* EM_MAX_POWER in Linux 6.12 */
+#define PG_IDLE_US_MAX	10000000	/* idle-state latencies, 10 s */
+/* cpuidle's state 0 on arm64 (ARM_CPUIDLE_WFI_STATE): 1 us exit, 1 us residency. */
+#define PG_WFI_EXIT_US		1
+#define PG_WFI_RESIDENCY_US	1
 
 struct pg_line {
 	int no;
@@ -449,6 +453,159 @@ static int key_opp(struct pg_platform *p, struct pg_line *l)
 	return 0;
 }
 
+/* The first board-* line of the file, for "all domains or none" errors. */
+static void note_board(struct pg_platform *p, const struct pg_line *l)
+{
+	if (!p->board_line)
+		p->board_line = l->no;
+}
+
+/*
+ * board-opp KHZ CPU_UW CLUSTER_UW.  Matching the domain's opp lines (count
+ * and frequencies) needs the whole domain: validate.c does it.
+ */
+static int key_board_opp(struct pg_platform *p, struct pg_line *l)
+{
+	struct pg_domain *d = cur_domain(p);
+	struct pg_board_opp o = { .line = l->no };
+	const struct pg_board_opp *prev;
+
+	if (want_values(p, l, 3, 3))
+		return -1;
+	if (d->nr_board_opps == PG_MAX_OPPS)
+		return pg_error(p, l->no, l->key,
+				"more than %d board-opp lines in domain '%s'",
+				PG_MAX_OPPS, d->name);
+	if (parse_u32(p, l, "frequency (kHz)", l->val[0], 1, PG_KHZ_MAX, &o.khz) ||
+	    parse_u32(p, l, "CPU power (uW)", l->val[1], 0, PG_UW_MAX, &o.cpu_uw) ||
+	    parse_u32(p, l, "cluster power (uW)", l->val[2], 0, PG_UW_MAX,
+		      &o.cluster_uw))
+		return -1;
+	if (d->nr_board_opps) {
+		prev = &d->board_opp[d->nr_board_opps - 1];
+		if (o.cpu_uw < prev->cpu_uw)
+			return pg_error(p, l->no, l->key,
+					"decreasing CPU power %u uW after %u uW (line %d)",
+					o.cpu_uw, prev->cpu_uw, prev->line);
+		if (o.cluster_uw < prev->cluster_uw)
+			return pg_error(p, l->no, l->key,
+					"decreasing cluster power %u uW after %u uW (line %d)",
+					o.cluster_uw, prev->cluster_uw, prev->line);
+	}
+	note_board(p, l);
+	d->board_opp[d->nr_board_opps++] = o;
+	return 0;
+}
+
+/* board-wfi CPU_UW CLUSTER_UW: idle state 0. */
+static int key_board_wfi(struct pg_platform *p, struct pg_line *l)
+{
+	struct pg_domain *d = cur_domain(p);
+
+	if (once(p, l, &d->wfi_line) || want_values(p, l, 2, 2))
+		return -1;
+	if (parse_u32(p, l, "CPU power (uW)", l->val[0], 0, PG_UW_MAX,
+		      &d->wfi_cpu_uw) ||
+	    parse_u32(p, l, "cluster power (uW)", l->val[1], 0, PG_UW_MAX,
+		      &d->wfi_cluster_uw))
+		return -1;
+	note_board(p, l);
+	return 0;
+}
+
+/*
+ * Checks a state against the one before it (board-wfi for the first), the
+ * order cpuidle's governors assume: deeper is slower to leave, needs a
+ * longer stay, and does not cost more.
+ */
+static int check_idle_order(const struct pg_platform *p, const struct pg_line *l,
+			    const struct pg_domain *d, const struct pg_idle_state *s)
+{
+	const struct pg_idle_state *prev = d->nr_idle ? &d->idle[d->nr_idle - 1] : NULL;
+	const char *pname = prev ? prev->name : "WFI";
+	uint32_t pexit = prev ? prev->exit_us : PG_WFI_EXIT_US;
+	uint32_t pres = prev ? prev->residency_us : PG_WFI_RESIDENCY_US;
+	uint32_t pcpu = prev ? prev->cpu_uw : d->wfi_cpu_uw;
+	uint32_t pclu = prev ? prev->cluster_uw : d->wfi_cluster_uw;
+	int pline = prev ? prev->line : d->wfi_line;
+
+	if (prev && prev->cluster_scope && !s->cluster_scope)
+		return pg_error(p, l->no, l->key,
+				"cpu-scope state '%s' after cluster-scope state '%s' (line %d): cpu-scope states come first",
+				s->name, prev->name, prev->line);
+	if (s->exit_us < pexit)
+		return pg_error(p, l->no, l->key,
+				"exit latency %u us of '%s' below %u us of '%s' (line %d)",
+				s->exit_us, s->name, pexit, pname, pline);
+	if (s->residency_us <= pres)
+		return pg_error(p, l->no, l->key,
+				"min residency %u us of '%s' not above %u us of '%s' (line %d)",
+				s->residency_us, s->name, pres, pname, pline);
+	if (s->cpu_uw > pcpu)
+		return pg_error(p, l->no, l->key,
+				"CPU power %u uW of '%s' above %u uW of '%s' (line %d)",
+				s->cpu_uw, s->name, pcpu, pname, pline);
+	if (s->cluster_uw > pclu)
+		return pg_error(p, l->no, l->key,
+				"cluster power %u uW of '%s' above %u uW of '%s' (line %d)",
+				s->cluster_uw, s->name, pclu, pname, pline);
+	return 0;
+}
+
+/* board-idle NAME SCOPE ENTRY_US EXIT_US RESIDENCY_US CPU_UW CLUSTER_UW */
+static int key_board_idle(struct pg_platform *p, struct pg_line *l)
+{
+	struct pg_domain *d = cur_domain(p);
+	struct pg_idle_state s = { .line = l->no };
+	int i;
+
+	if (want_values(p, l, 7, 7))
+		return -1;
+	if (d->nr_idle == PG_MAX_IDLE_STATES)
+		return pg_error(p, l->no, l->key,
+				"more than %d board-idle lines in domain '%s'",
+				PG_MAX_IDLE_STATES, d->name);
+	if (parse_name(p, l, l->val[0], s.name))
+		return -1;
+	/* cpuidle names the state after its DT node, in CPUIDLE_NAME_LEN. */
+	if (strlen(s.name) > PG_IDLE_NAME_MAX)
+		return pg_error(p, l->no, l->key,
+				"state name '%s' longer than %d characters (cpuidle's limit)",
+				s.name, PG_IDLE_NAME_MAX);
+	if (!strcmp(l->val[1], "cluster"))
+		s.cluster_scope = true;
+	else if (strcmp(l->val[1], "cpu"))
+		return pg_error(p, l->no, l->key,
+				"bad scope '%s' (expected 'cpu' or 'cluster')",
+				l->val[1]);
+	if (parse_u32(p, l, "entry latency (us)", l->val[2], 0, PG_IDLE_US_MAX,
+		      &s.entry_us) ||
+	    parse_u32(p, l, "exit latency (us)", l->val[3], 0, PG_IDLE_US_MAX,
+		      &s.exit_us) ||
+	    parse_u32(p, l, "min residency (us)", l->val[4], 0, PG_IDLE_US_MAX,
+		      &s.residency_us) ||
+	    parse_u32(p, l, "CPU power (uW)", l->val[5], 0, PG_UW_MAX,
+		      &s.cpu_uw) ||
+	    parse_u32(p, l, "cluster power (uW)", l->val[6], 0, PG_UW_MAX,
+		      &s.cluster_uw))
+		return -1;
+	for (i = 0; i < d->nr_idle; i++)
+		if (!strcmp(d->idle[i].name, s.name))
+			return pg_error(p, l->no, l->key,
+					"duplicate state name '%s' in domain '%s' (first at line %d)",
+					s.name, d->name, d->idle[i].line);
+	/* State 0 first: the deeper states are checked against it. */
+	if (!d->wfi_line)
+		return pg_error(p, l->no, l->key,
+				"board-idle before board-wfi in domain '%s' (idle state 0 comes first)",
+				d->name);
+	if (check_idle_order(p, l, d, &s))
+		return -1;
+	note_board(p, l);
+	d->idle[d->nr_idle++] = s;
+	return 0;
+}
+
 enum pg_scope { PG_TOP, PG_DOMAIN, PG_ANY };
 
 static const struct pg_key {
@@ -468,6 +625,9 @@ static const struct pg_key {
 	{ "transition-latency-ns",	PG_DOMAIN,	key_latency },
 	{ "idle-power-uw",		PG_DOMAIN,	key_idle },
 	{ "opp",			PG_DOMAIN,	key_opp },
+	{ "board-opp",			PG_DOMAIN,	key_board_opp },
+	{ "board-wfi",			PG_DOMAIN,	key_board_wfi },
+	{ "board-idle",			PG_DOMAIN,	key_board_idle },
 };
 
 static int dispatch(struct pg_platform *p, struct pg_line *l)

@@ -17,6 +17,10 @@
 #define PG_MAX_DOMAINS		PG_MAX_CPUS
 #define PG_MAX_CLUSTERS		PG_MAX_CPUS
 #define PG_MAX_OPPS		32
+/* Board idle states 1..7 (deeper than WFI); cpuidle's limit is 10 in all. */
+#define PG_MAX_IDLE_STATES	7
+/* cpuidle keeps 15 characters of a state's name (CPUIDLE_NAME_LEN). */
+#define PG_IDLE_NAME_MAX	15
 /* "opp-table-" + name must fit the 31 characters of a DT node name. */
 #define PG_NAME_MAX		20
 #define PG_MODEL_MAX		100
@@ -32,6 +36,28 @@ struct pg_opp {
 	int line;
 };
 
+/*
+ * The board power model: what the lab's energy meter charges, separate
+ * from the EM (pg_opp.uw) that the kernel sees.  Power is per frequency
+ * domain, which is also the CPU power domain ("cluster") on the real
+ * platforms.  See docs/platform-format.md, "Board power model".
+ */
+struct pg_board_opp {
+	uint32_t khz;		/* equal to opp[i].khz of the same index */
+	uint32_t cpu_uw;	/* one busy CPU at this OPP */
+	uint32_t cluster_uw;	/* the domain's cluster while any CPU is busy */
+	int line;
+};
+
+struct pg_idle_state {
+	char name[PG_NAME_MAX + 1];
+	bool cluster_scope;	/* reached only when every CPU of the domain asks */
+	uint32_t entry_us, exit_us, residency_us;
+	uint32_t cpu_uw;	/* one CPU in this state */
+	uint32_t cluster_uw;	/* the cluster while the shallowest CPU is here */
+	int line;
+};
+
 struct pg_domain {
 	char name[PG_NAME_MAX + 1];
 	char core[PG_NAME_MAX + 1];
@@ -44,6 +70,14 @@ struct pg_domain {
 	struct pg_opp opp[PG_MAX_OPPS];
 	int nr_opps;
 	bool has_power;		/* decided by the first OPP of the domain */
+
+	/* Board model (all zero when the platform has none). */
+	struct pg_board_opp board_opp[PG_MAX_OPPS];	/* one per opp[], same order */
+	int nr_board_opps;
+	uint32_t wfi_cpu_uw, wfi_cluster_uw;	/* idle state 0 (WFI) */
+	int wfi_line;				/* 0: no board-wfi line */
+	struct pg_idle_state idle[PG_MAX_IDLE_STATES];	/* states 1..nr_idle */
+	int nr_idle;
 };
 
 struct pg_cluster {
@@ -75,12 +109,14 @@ struct pg_platform {
 	struct pg_mention seen[PG_MAX_CPU_ID + 1];
 	int nr_seen;
 	uint64_t seen_mask;
+	int board_line;		/* the file's first board-* line, 0 if none */
 
 	/* Derived once the description is valid. */
 	int nr_cpus;
 	int cpu_domain[PG_MAX_CPUS];
 	int cpu_cluster[PG_MAX_CPUS];
 	uint32_t capacity[PG_MAX_CPUS];
+	bool has_board;		/* some domain has board data (then all do) */
 };
 
 #if defined(__GNUC__)

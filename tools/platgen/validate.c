@@ -2,7 +2,8 @@
  * Whole-file checks, run after every line parsed cleanly, and the values
  * derived from a valid description.  The order of the checks decides which
  * single error a broken file gets, so it goes from "something is missing"
- * to "the CPU numbering is inconsistent".
+ * (required keys, then the board model's completeness) to "the CPU
+ * numbering is inconsistent".
  */
 #include "platgen.h"
 
@@ -41,6 +42,54 @@ static int check_required(const struct pg_platform *p)
 				"missing required key (at least one 'domain NAME' section)");
 	for (i = 0; i < p->nr_domains; i++)
 		if (check_domain_fields(p, &p->domain[i]))
+			return -1;
+	return 0;
+}
+
+/*
+ * The board model is all or nothing: once any domain has a board-* line,
+ * every domain needs board-wfi and one board-opp per opp, at the same
+ * frequencies in the same order (the meter looks the OPP up by index).
+ */
+static int check_board_domain(const struct pg_platform *p,
+			      const struct pg_domain *d)
+{
+	int i;
+
+	if (!d->nr_board_opps)
+		return pg_error(p, d->line, "board-opp",
+				"missing in domain '%s' (the board model is in every domain or none: board data at line %d)",
+				d->name, p->board_line);
+	if (!d->wfi_line)
+		return pg_error(p, d->line, "board-wfi",
+				"missing in domain '%s' (the board model is in every domain or none: board data at line %d)",
+				d->name, p->board_line);
+	for (i = 0; i < d->nr_board_opps && i < d->nr_opps; i++)
+		if (d->board_opp[i].khz != d->opp[i].khz)
+			return pg_error(p, d->board_opp[i].line, "board-opp",
+					"frequency %u kHz does not match opp %d of domain '%s' (%u kHz, line %d)",
+					d->board_opp[i].khz, i + 1, d->name,
+					d->opp[i].khz, d->opp[i].line);
+	if (d->nr_board_opps > d->nr_opps)
+		return pg_error(p, d->board_opp[d->nr_opps].line, "board-opp",
+				"more board-opp lines than opp lines (%d) in domain '%s'",
+				d->nr_opps, d->name);
+	if (d->nr_board_opps < d->nr_opps)
+		return pg_error(p, d->opp[d->nr_board_opps].line, "board-opp",
+				"no board-opp line for the opp at %u kHz in domain '%s'",
+				d->opp[d->nr_board_opps].khz, d->name);
+	return 0;
+}
+
+static int check_board(struct pg_platform *p)
+{
+	int i;
+
+	p->has_board = p->board_line != 0;
+	if (!p->has_board)
+		return 0;
+	for (i = 0; i < p->nr_domains; i++)
+		if (check_board_domain(p, &p->domain[i]))
 			return -1;
 	return 0;
 }
@@ -142,7 +191,8 @@ static void compute_capacity(struct pg_platform *p)
 
 int pg_validate(struct pg_platform *p)
 {
-	if (check_required(p) || check_cpu_ids(p) || check_membership(p))
+	if (check_required(p) || check_board(p) || check_cpu_ids(p) ||
+	    check_membership(p))
 		return -1;
 	p->nr_cpus = p->nr_seen;
 	compute_capacity(p);
