@@ -2,7 +2,8 @@
 # Boot every platform and compare what the kernel shows (lab-facts in the
 # guest) with what its description says (platgen facts): capacities, the
 # SD_ASYM_CPUCAPACITY level, cpufreq policies with schedutil, Energy Model
-# perf domains with the described power, and 6.12's EAS started.
+# perf domains with the described power, the board model's cpuidle states,
+# and 6.12's EAS started.
 set -eu
 LAB_TOP=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
 # shellcheck source=tests/lib.sh
@@ -39,6 +40,11 @@ for plat in "$PLATFORMS_DIR"/*.plat; do
 	compare "lowest SD_ASYM_CPUCAPACITY domain" '\.asym_level '
 	compare "cpufreq policies, governor, OPPs" '^policy'
 	compare "Energy Model perf domains and power" '^pd'
+	# Only platforms with a board power model describe idle states.
+	if grep -q '\.idle_states ' "$tmp/expected"; then
+		compare "cpuidle states, exit latencies, residencies" \
+			'\.idle_(states|latency|residency) '
+	fi
 	check "$plat_name: 6.12 EAS started (sched_verbose: sched_energy_set)" \
 		grep -qx 'eas started' "$out/facts.txt"
 done

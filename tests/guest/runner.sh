@@ -1,7 +1,8 @@
 #!/bin/sh
 # lab/run as a user meets it: each kind of experiment runs and its files
-# come back, tracing records the events, and a guest that panics, hangs or
-# fails, or a bad platform, is reported as such.
+# come back, summary.json's energy and idle figures add up, tracing records
+# the events, and a guest that panics, hangs or fails, or a bad platform,
+# is reported as such.
 set -eu
 LAB_TOP=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
 # shellcheck source=tests/lib.sh
@@ -22,6 +23,46 @@ if "$run" -q -T 120 -o "$o" "$DATA/user-rtapp.json" >"$tmp/out" 2>&1; then
 		json_true "$o/summary.json" '.platform == "juno-r0" and .verdict == "ok" and (.cpus | length) == 6'
 else
 	not_ok "rt-app JSON runs"; tail -n 20 "$tmp/out" | sed 's/^/    /'
+fi
+
+# The energy and idle fields of summary.json, on the seed workload (10 s).
+o=$tmp/seed
+# shellcheck disable=SC2016 # jq's variables, not the shell's
+if "$run" -q -T 120 -o "$o" seed-energy >"$tmp/out" 2>&1; then
+	s=$o/summary.json
+	check "summary.json: board meter total $(jq -r '.energy.total_uj' "$s") uJ = its CPUs + its clusters ($(jq -r '([.cpus[].energy_uj] | add) + ([.energy.clusters_uj[]?] | add)' "$s") uJ) within 0.1%" \
+		json_true "$s" '.energy.meter == "board" and .energy.total_uj > 0 and
+			(.energy.clusters_uj | length) > 0 and
+			(([.cpus[].energy_uj] | add) + ([.energy.clusters_uj[]] | add) - .energy.total_uj | fabs) <= .energy.total_uj / 1000'
+	check "summary.json: each domain's energy = its CPUs + its cluster within 0.1%" \
+		json_true "$s" '. as $s | (.policies | length) > 0 and all(.policies[];
+			(.cpus | split(" ") | map(tonumber)) as $c
+			| (([$s.cpus[] | select(.cpu | IN($c[])) | .energy_uj] | add) + $s.energy.clusters_uj["cluster\($c[0])"]) as $parts
+			| .energy_uj > 0 and ($parts - .energy_uj | fabs) <= .energy_uj / 1000)'
+	check "summary.json: Energy Model's estimate $(jq -r '.energy.em_estimate.total_uj' "$s") uJ, its domains add up, model error $(jq -r '.energy.model_error_pct' "$s")% = 100 (estimate - meter) / meter" \
+		json_true "$s" '.energy.em_estimate.total_uj > 0 and
+			(.energy.em_estimate.joules - .energy.em_estimate.total_uj / 1e6 | fabs) < 0.0001 and
+			(([.energy.em_estimate.domains_uj[]] | add) - .energy.em_estimate.total_uj | fabs) <= .energy.em_estimate.total_uj / 1000 and
+			(.energy.model_error_pct - 100 * (.energy.em_estimate.total_uj - .energy.total_uj) / .energy.total_uj | fabs) < 0.01'
+	check "summary.json: every CPU's busy + idle-state time (requested and effective) = the $(jq -r '.guest_seconds' "$s") s of guest time within 2%" \
+		json_true "$s" '(.guest_seconds * 1000) as $g | $g > 0 and
+			(.idle.cpus | length) == (.cpus | length) and
+			all(.idle.cpus[]; .states[0] == "WFI" and (.states | length) == (.effective_ms | length) and
+				(.states | length) == (.requested_ms | length) and
+				(.busy_ms + (.effective_ms | add) - $g | fabs) <= $g / 50 and
+				(.busy_ms + (.requested_ms | add) - $g | fabs) <= $g / 50)'
+	check "summary.json: every cluster's active + idle time = the guest time within 2%" \
+		json_true "$s" '(.guest_seconds * 1000) as $g | $g > 0 and
+			(.idle.clusters | length) == (.policies | length) and
+			all(.idle.clusters[]; .cpus != "" and (.idle_ms | length) == (.states | length) and
+				(.active_ms + (.idle_ms | add) - $g | fabs) <= $g / 50)'
+	"$LAB_TOP/lab/report.sh" "$o" >"$tmp/report" 2>&1 || true
+	check "lab/report.sh names the board meter and the Energy Model's estimate" \
+		grep -q "^energy: [0-9.]* J (policy0 .*; clusters [0-9.]* J) on the board meter; Energy Model's estimate [0-9.]* J ([+-][0-9.]*%)$" "$tmp/report"
+	check "lab/report.sh prints the residency of 6 CPUs and 2 clusters" \
+		[ "$(grep -cE '^  (cpu|cluster)[0-9]+ +[0-9.]+( +[0-9.]+){3}$' "$tmp/report")" -eq 8 ]
+else
+	not_ok "seed-energy runs"; tail -n 20 "$tmp/out" | sed 's/^/    /'
 fi
 
 # A shell script with arguments, traced.
