@@ -1,10 +1,12 @@
 /*
- * emcost COMMAND [-m MARGIN] [-I] PLATFILE ARGS: the command line.  See
- * docs/emcost.md for the model and the output.
+ * emcost COMMAND [-m MARGIN] [-I | -B [-p PERIOD]] PLATFILE ARGS: the
+ * command line (the options may come first).  See docs/emcost.md for the
+ * models and the output.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,15 +23,19 @@ struct task_set {
 
 static int usage(void)
 {
-	fputs("usage: emcost optimum  [-m MARGIN_PCT] [-I] PLATFILE UTIL[xCOUNT]...\n"
-	      "       emcost estimate [-m MARGIN_PCT] [-I] PLATFILE CPU:UTIL...\n"
-	      "       emcost score    [-m MARGIN_PCT] [-I] PLATFILE <SEGMENTS\n"
+	fputs("usage: emcost optimum  [OPTIONS] PLATFILE UTIL[xCOUNT]...\n"
+	      "       emcost estimate [OPTIONS] PLATFILE CPU:UTIL...\n"
+	      "       emcost score    [OPTIONS] PLATFILE <SEGMENTS\n"
 	      "  optimum   cheapest static placement of tasks of these utils\n"
 	      "  estimate  power of tasks placed on the given CPUs\n"
 	      "  score     observed vs optimal energy over time; SEGMENTS has\n"
 	      "            one line per interval: DURATION_US CPU:UTIL...\n"
-	      "  -m        capacity margin in percent (default 20, as LISA)\n"
-	      "  -I        idle power 0 (LISA's model of a mainline EM)\n"
+	      "  -m, --margin PCT  capacity margin in percent (default 20, as LISA)\n"
+	      "  -I, --no-idle     idle power 0 (LISA's model of a mainline EM)\n"
+	      "  -B, --board       the board power model, as the lab's meter\n"
+	      "                    (CPU, cluster, idle states), not the EM\n"
+	      "  -p, --period US   with -B: tasks wake every US microseconds:\n"
+	      "                    idle states fit the gap (else the deepest)\n"
 	      "utils are on the 0..1024 scale of the biggest CPU at its top OPP\n",
 	      stderr);
 	return 2;
@@ -123,11 +129,72 @@ static int optimum(const struct em_model *m, const struct task_set *ts,
 	}
 }
 
+/*
+ * cpu N util U tasks I,J,...: the tasks of PL on each CPU; with the board
+ * model each line goes on with the CPU's account.
+ */
+static void print_cpus(const struct em_model *m, const struct task_set *ts,
+		       const struct em_placement *pl)
+{
+	int cpu, t, i;
+
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		const struct em_domain *ed = &m->domain[m->cpu_domain[cpu]];
+		double util = 0;
+		const char *sep = "";
+
+		for (t = 0; t < ts->nr; t++)
+			if (pl->task_cpu[t] == cpu)
+				util += ts->util[t];
+		printf("cpu %d util %.1f tasks ", cpu, util);
+		for (t = 0; t < ts->nr; t++) {
+			if (pl->task_cpu[t] != cpu)
+				continue;
+			printf("%s%d", sep, t);
+			sep = ",";
+		}
+		fputs(*sep ? "" : "-", stdout);
+		for (i = 0; m->board && i < ed->nr_cpus; i++) {
+			const struct em_board_cpu *c =
+				&pl->board[m->cpu_domain[cpu]].cpu[i];
+
+			if (ed->cpu[i] != cpu)
+				continue;
+			printf(" busy %.4f idle %s down %s uw %.1f", c->busy,
+			       ed->idle[c->idle].name, ed->idle[c->down].name,
+			       c->uw);
+		}
+		putchar('\n');
+	}
+}
+
+/* domain NAME khz F, and with the board model the domain's account. */
+static void print_domains(const struct em_model *m,
+			  const struct em_placement *pl)
+{
+	int d;
+
+	for (d = 0; d < m->nr_domains; d++) {
+		const struct em_domain *ed = &m->domain[d];
+		const struct em_board_domain *bd = &pl->board[d];
+
+		printf("domain %s khz %u", ed->name,
+		       ed->opp[pl->domain_opp[d]].khz);
+		if (m->board) {
+			printf(" busy %.4f cpu_uw %.1f cluster_uw %.1f",
+			       bd->busy, bd->cpu_uw, bd->cluster_uw);
+			printf(" cluster_idle %s",
+			       ed->idle[bd->cluster_idle].name);
+		}
+		putchar('\n');
+	}
+}
+
 static int cmd_optimum(const struct em_model *m, char **argv, int argc)
 {
 	static struct task_set ts;
 	static struct em_placement pl;
-	int i, cpu, t, d;
+	int i;
 
 	if (!argc)
 		return usage();
@@ -137,25 +204,18 @@ static int cmd_optimum(const struct em_model *m, char **argv, int argc)
 	if (optimum(m, &ts, &pl))
 		return 1;
 	printf("power_uw %.1f\n", pl.power_uw);
-	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
-		double util = 0;
-		const char *sep = "";
+	if (m->board && m->period_us > 0) {
+		/* The deepest states are as cheap as any: a lower bound. */
+		struct em_model deepest = *m;
+		static struct em_placement lower;
 
-		for (t = 0; t < ts.nr; t++)
-			if (pl.task_cpu[t] == cpu)
-				util += ts.util[t];
-		printf("cpu %d util %.1f tasks ", cpu, util);
-		for (t = 0; t < ts.nr; t++) {
-			if (pl.task_cpu[t] != cpu)
-				continue;
-			printf("%s%d", sep, t);
-			sep = ",";
-		}
-		puts(*sep ? "" : "-");
+		deepest.period_us = 0;
+		if (optimum(&deepest, &ts, &lower))
+			return 1;
+		printf("lower_bound_uw %.1f\n", lower.power_uw);
 	}
-	for (d = 0; d < m->nr_domains; d++)
-		printf("domain %s khz %u\n", m->domain[d].name,
-		       m->domain[d].opp[pl.domain_opp[d]].khz);
+	print_cpus(m, &ts, &pl);
+	print_domains(m, &pl);
 	return 0;
 }
 
@@ -172,6 +232,10 @@ static int cmd_estimate(const struct em_model *m, char **argv, int argc)
 			return 1;
 	printf("power_uw %.1f\n", em_estimate(m, ts.util, ts.cpu, ts.nr, &pl));
 	printf("fits %s\n", pl.fits ? "yes" : "no");
+	if (m->board) {
+		print_cpus(m, &ts, &pl);
+		print_domains(m, &pl);
+	}
 	return 0;
 }
 
@@ -274,6 +338,14 @@ static const struct em_command *find_command(const char *name)
 	return NULL;
 }
 
+static const struct option long_options[] = {
+	{ "margin",	required_argument,	NULL, 'm' },
+	{ "no-idle",	no_argument,		NULL, 'I' },
+	{ "board",	no_argument,		NULL, 'B' },
+	{ "period",	required_argument,	NULL, 'p' },
+	{ NULL,		0,			NULL, 0 },
+};
+
 int main(int argc, char **argv)
 {
 	static struct pg_platform plat;
@@ -283,13 +355,9 @@ int main(int argc, char **argv)
 	char *end;
 	int c, ret;
 
-	if (argc < 2)
-		return usage();
-	cmd = find_command(argv[1]);
-	if (!cmd)
-		return usage();
-	optind = 2;
-	while ((c = getopt(argc, argv, "m:I")) != -1) {
+	/* Options may also come before the command: emcost -B optimum ... */
+	while ((c = getopt_long(argc, argv, "m:IBp:", long_options,
+				NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			errno = 0;
@@ -303,11 +371,36 @@ int main(int argc, char **argv)
 		case 'I':
 			opt.no_idle = true;
 			break;
+		case 'B':
+			opt.board = true;
+			break;
+		case 'p':
+			errno = 0;
+			opt.period_us = strtod(optarg, &end);
+			if (errno || end == optarg || *end ||
+			    !(opt.period_us > 0 && opt.period_us <= 1e9)) {
+				bad("not a period in microseconds", optarg);
+				return 2;
+			}
+			break;
 		default:
 			return usage();
 		}
 	}
-	if (optind >= argc)
+	if (opt.board && opt.no_idle) {
+		fputs("emcost: -I is for the Energy Model; the board model has its own idle states\n",
+		      stderr);
+		return 2;
+	}
+	if (opt.period_us > 0 && !opt.board) {
+		fputs("emcost: --period needs -B: the Energy Model has no idle states to choose\n",
+		      stderr);
+		return 2;
+	}
+	if (optind + 1 >= argc)
+		return usage();
+	cmd = find_command(argv[optind++]);
+	if (!cmd)
 		return usage();
 	if (pg_load(&plat, argv[optind]) || em_model_init(&model, &plat, &opt))
 		return 1;

@@ -9,7 +9,8 @@
  *
  * where util(cpu) is the sum of its tasks' utils and each frequency domain
  * runs at its lowest OPP whose cap(opp) x (100 - margin) / 100 covers its
- * busiest CPU.
+ * busiest CPU.  With em_model.board the same placements and OPPs are
+ * priced on the board model instead (board.c).
  */
 #include <float.h>
 #include <stdlib.h>
@@ -19,6 +20,9 @@
 
 /* Utils are sums of decimal inputs: absorb their rounding. */
 #define EM_EPS		1e-9
+/* polish(): a change must save this much (uW), and it stops after this. */
+#define EM_GAIN		1e-6
+#define EM_POLISH_PASSES	100
 
 int em_model_init(struct em_model *m, const struct pg_platform *p,
 		  const struct em_options *o)
@@ -33,7 +37,7 @@ int em_model_init(struct em_model *m, const struct pg_platform *p,
 		struct em_domain *ed = &m->domain[d];
 		unsigned int max_khz = pd->opp[pd->nr_opps - 1].khz;
 
-		if (!pd->has_power)
+		if (!pd->has_power && !o->board)
 			return pg_error(p, pd->line, "domain",
 					"%s has no power data: no energy model",
 					pd->name);
@@ -56,7 +60,9 @@ int em_model_init(struct em_model *m, const struct pg_platform *p,
 			op->limit = op->cap * (100.0 - o->margin_pct) / 100.0;
 		}
 	}
-	return 0;
+	m->board = o->board;
+	m->period_us = o->period_us;
+	return m->board ? em_board_init(m, p) : 0;
 }
 
 static double cpu_power(const struct em_domain *d, int opp, double util)
@@ -101,8 +107,17 @@ double em_estimate(const struct em_model *m, const double *util,
 			opp = ed->nr_opps - 1;
 			pl->fits = false;
 		}
-		for (i = 0; i < ed->nr_cpus; i++)
-			power += cpu_power(ed, opp, cpu_util[ed->cpu[i]]);
+		if (m->board) {
+			double u[PG_MAX_CPUS];
+
+			for (i = 0; i < ed->nr_cpus; i++)
+				u[i] = cpu_util[ed->cpu[i]];
+			power += em_board_domain(m, d, opp, u, &pl->board[d]);
+		} else {
+			for (i = 0; i < ed->nr_cpus; i++)
+				power += cpu_power(ed, opp,
+						   cpu_util[ed->cpu[i]]);
+		}
 		pl->domain_opp[d] = opp;
 	}
 	for (t = 0; t < nr_tasks; t++)
@@ -133,6 +148,20 @@ struct em_search {
 	signed char *opp;	/* [domain][state] */
 	double *best;		/* [domain + 1][state] */
 	long *choice;		/* [domain][state]: S taken by domain */
+	/* Board model (board_costs()). */
+	double *span;		/* [k][state]: least makespan on k CPUs */
+	int *span_first;	/* [k][state]: the first CPU's share in it */
+	int *busiest;		/* [domain][state]: the busiest CPU's share */
+	signed char *used;	/* [domain][state]: other CPUs with tasks */
+	int max_cpus;		/* of a domain: span has rows 0..max_cpus-1 */
+};
+
+/* The sub-multisets T <= S in mixed radix, with digits kept: no division. */
+struct subsets {
+	const struct em_search *s;
+	int top[EM_MAX_CLASSES];
+	int dig[EM_MAX_CLASSES];
+	long t;
 };
 
 static int digit(const struct em_search *s, long state, int c)
@@ -164,6 +193,36 @@ static bool next_subset(const struct em_search *s, long r, long *sub)
 			return true;
 		}
 		*sub -= digit(s, *sub, c) * s->stride[c];
+	}
+	return false;
+}
+
+static void subsets_start(struct subsets *it, const struct em_search *s,
+			  long state)
+{
+	int c;
+
+	it->s = s;
+	it->t = 0;
+	for (c = 0; c < s->nr_classes; c++) {
+		it->top[c] = digit(s, state, c);
+		it->dig[c] = 0;
+	}
+}
+
+static bool subsets_next(struct subsets *it)
+{
+	const struct em_search *s = it->s;
+	int c;
+
+	for (c = 0; c < s->nr_classes; c++) {
+		if (it->dig[c] < it->top[c]) {
+			it->dig[c]++;
+			it->t += s->stride[c];
+			return true;
+		}
+		it->t -= it->dig[c] * s->stride[c];
+		it->dig[c] = 0;
 	}
 	return false;
 }
@@ -252,6 +311,170 @@ static int domain_costs(struct em_search *s, int d)
 	return 0;
 }
 
+/*
+ * The board model's search: the DP over domains is the same, cost(d, S)
+ * is not.  At a given OPP, with the deepest idle states, a domain's power
+ * depends on its tasks S only through their total util (the CPUs' busy
+ * time) and its busiest CPU's util U (the cluster's busy time A = U / cap),
+ * and linearly in U:
+ *
+ *   P = (cpu_uw(opp) - P_idle) x total / cap + n x P_down + Q_down
+ *       + A x (n x (P_idle - P_down) + cluster_uw(opp) - Q_down)
+ *
+ * (P_idle, P_down: one CPU's power idle with the cluster up and with it
+ * down; Q_down the idle cluster's; board.c).  Every packing of S on the
+ * n CPUs has a busiest CPU; say it takes T, so U = total(T).  The rest,
+ * S - T, fits the other n - 1 CPUs with none above U exactly when its
+ * least makespan span[n-1][S-T] is at most U.  Enumerating T therefore
+ * gives every U a packing can have, hence its OPP (the lowest serving U),
+ * and at each OPP the least and the greatest U are the only ones worth
+ * pricing: the cheaper of all those is cost(d, S), exactly.  Balancing
+ * the domain's CPUs (the least U) is the usual winner.  With a period the
+ * CPUs' idle states depend on each CPU's util, not just on U, so there
+ * is no such shortcut: every T is priced with S - T spread at its least
+ * makespan over 0..n-1 of the other CPUs, which can miss a cheaper
+ * uneven spread of S - T (polish() then looks for it).
+ */
+static void fill_spans(struct em_search *s)
+{
+	struct subsets it;
+	long state, n = s->nr_states;
+	int k;
+
+	for (state = 0; state < n; state++)
+		s->span[state] = state ? DBL_MAX : 0;
+	for (k = 1; k < s->max_cpus; k++) {
+		const double *prev = &s->span[(k - 1) * n];
+		double *row = &s->span[k * n];
+		int *first = &s->span_first[k * n];
+
+		for (state = 0; state < n; state++) {
+			row[state] = DBL_MAX;
+			subsets_start(&it, s, state);
+			do {
+				double u = prev[state - it.t];
+
+				if (u == DBL_MAX)
+					continue;
+				if (s->total[it.t] > u)
+					u = s->total[it.t];
+				if (u < row[state]) {
+					row[state] = u;
+					first[state] = (int)it.t;
+				}
+			} while (subsets_next(&it));
+		}
+	}
+}
+
+/*
+ * The shares of the domain's CPUs when the first takes T of STATE and the
+ * rest goes to the next USED CPUs at their least makespan.
+ */
+static void board_shares(const struct em_search *s, int nr_cpus, long state,
+			 long t, int used, long *share)
+{
+	int k;
+
+	share[0] = t;
+	state -= t;
+	for (k = 1; k < nr_cpus; k++) {
+		int left = used - k + 1;	/* CPUs for what is left */
+
+		share[k] = left > 0 ?
+			   s->span_first[left * s->nr_states + state] : 0;
+		state -= share[k];
+	}
+}
+
+/* A packing to price: its makespan and the first CPU's share. */
+struct candidate {
+	double u;
+	long t;
+};
+
+/* Prices STATE on domain D at OPP, packed as board_shares() says. */
+static void board_try(struct em_search *s, int d, long state, int opp,
+		      long t, int used)
+{
+	const struct em_domain *ed = &s->m->domain[d];
+	long cell = d * s->nr_states + state, share[PG_MAX_CPUS];
+	double util[PG_MAX_CPUS], p;
+	int i;
+
+	board_shares(s, ed->nr_cpus, state, t, used, share);
+	for (i = 0; i < ed->nr_cpus; i++)
+		util[i] = s->total[share[i]];
+	p = em_board_domain(s->m, d, opp, util, NULL);
+	if (p < s->cost[cell]) {
+		s->cost[cell] = p;
+		s->opp[cell] = (signed char)opp;
+		s->busiest[cell] = (int)t;
+		s->used[cell] = (signed char)used;
+	}
+}
+
+/*
+ * cost(d, S) for every S.  With the deepest states only the extreme
+ * makespans at each OPP need pricing and the other CPUs always all take
+ * part; with a period every candidate is priced, with the rest spread
+ * over 0..n-1 other CPUs.
+ */
+static void board_costs(struct em_search *s, int d)
+{
+	const struct em_domain *ed = &s->m->domain[d];
+	bool period = s->m->period_us > 0;
+	int n = ed->nr_cpus, first_used = period ? 0 : n - 1;
+	struct candidate lo[PG_MAX_OPPS][PG_MAX_CPUS];
+	struct candidate hi[PG_MAX_OPPS][PG_MAX_CPUS];
+	struct candidate *lo_c, *hi_c;
+	struct subsets it;
+	long state;
+	int opp, used;
+
+	for (state = 0; state < s->nr_states; state++) {
+		s->cost[d * s->nr_states + state] = DBL_MAX;
+		for (opp = 0; opp < ed->nr_opps; opp++)
+			for (used = first_used; used < n; used++)
+				lo[opp][used].t = hi[opp][used].t = -1;
+		subsets_start(&it, s, state);
+		do {
+			for (used = first_used; used < n; used++) {
+				double u = s->span[used * s->nr_states +
+						   state - it.t];
+
+				/* T is the busiest CPU's share. */
+				if (u == DBL_MAX || s->total[it.t] + EM_EPS < u)
+					continue;
+				u = s->total[it.t];
+				opp = lowest_opp_for(ed, u);
+				if (opp < 0)
+					continue;
+				if (period) {
+					board_try(s, d, state, opp, it.t, used);
+					continue;
+				}
+				lo_c = &lo[opp][used];
+				hi_c = &hi[opp][used];
+				if (lo_c->t < 0 || u < lo_c->u)
+					*lo_c = (struct candidate){ u, it.t };
+				if (hi_c->t < 0 || u > hi_c->u)
+					*hi_c = (struct candidate){ u, it.t };
+			}
+		} while (subsets_next(&it));
+		for (opp = 0; opp < ed->nr_opps && !period; opp++) {
+			for (used = first_used; used < n; used++) {
+				if (lo[opp][used].t < 0)
+					continue;
+				board_try(s, d, state, opp, lo[opp][used].t,
+					  used);
+				board_try(s, d, state, opp, hi[opp][used].t,
+					  used);
+			}
+		}
+	}
+}
+
 static void solve(struct em_search *s)
 {
 	int nr_domains = s->m->nr_domains, d;
@@ -321,12 +544,32 @@ static int make_classes(struct em_search *s, const double *util, int nr_tasks,
 	return 0;
 }
 
+/* Hands the tasks of CPU_SHARE[i] to CPU i of domain ED, in task order. */
+static void assign(const struct em_search *s, const int *class_of,
+		   int nr_tasks, const struct em_domain *ed,
+		   const long *cpu_share, struct em_placement *pl)
+{
+	int i, c, k, t;
+
+	for (i = 0; i < ed->nr_cpus; i++) {
+		for (c = 0; c < s->nr_classes; c++) {
+			k = digit(s, cpu_share[i], c);
+			for (t = 0; t < nr_tasks && k > 0; t++) {
+				if (class_of[t] != c || pl->task_cpu[t] >= 0)
+					continue;
+				pl->task_cpu[t] = ed->cpu[i];
+				k--;
+			}
+		}
+	}
+}
+
 /* Hands the tasks of each domain's share to its CPUs, in task order. */
 static int place(const struct em_search *s, const int *class_of,
 		 int nr_tasks, struct em_placement *pl)
 {
 	long r = s->nr_states - 1, cpu_share[PG_MAX_CPUS];
-	int d, t, c, k, i;
+	int d, t;
 
 	for (t = 0; t < nr_tasks; t++)
 		pl->task_cpu[t] = -1;
@@ -343,21 +586,83 @@ static int place(const struct em_search *s, const int *class_of,
 		       cpu_share);
 		free(fits);
 		pl->domain_opp[d] = opp;
-		for (i = 0; i < ed->nr_cpus; i++) {
-			for (c = 0; c < s->nr_classes; c++) {
-				k = digit(s, cpu_share[i], c);
-				for (t = 0; t < nr_tasks && k > 0; t++) {
-					if (class_of[t] != c ||
-					    pl->task_cpu[t] >= 0)
-						continue;
-					pl->task_cpu[t] = ed->cpu[i];
-					k--;
-				}
-			}
-		}
+		assign(s, class_of, nr_tasks, ed, cpu_share, pl);
 		r -= sub;
 	}
 	return 0;
+}
+
+static void place_board(const struct em_search *s, const int *class_of,
+			int nr_tasks, struct em_placement *pl)
+{
+	long r = s->nr_states - 1, cpu_share[PG_MAX_CPUS];
+	int d, t;
+
+	for (t = 0; t < nr_tasks; t++)
+		pl->task_cpu[t] = -1;
+	for (d = 0; d < s->m->nr_domains; d++) {
+		const struct em_domain *ed = &s->m->domain[d];
+		long sub = s->choice[d * s->nr_states + r];
+		long cell = d * s->nr_states + sub;
+
+		board_shares(s, ed->nr_cpus, sub, s->busiest[cell],
+			     s->used[cell], cpu_share);
+		pl->domain_opp[d] = s->opp[cell];
+		assign(s, class_of, nr_tasks, ed, cpu_share, pl);
+		r -= sub;
+	}
+}
+
+/*
+ * With a period the search prices some packings of a domain, not all:
+ * move one task or swap two while that lowers the power, so that the
+ * placement is at least a local optimum.  pl->power_uw is its estimate.
+ */
+static void polish(const struct em_model *m, const double *util,
+		   int nr_tasks, struct em_placement *pl)
+{
+	static struct em_placement try;
+	int cpu[EM_MAX_TASKS], t, u, c, pass;
+	double best = em_estimate(m, util, pl->task_cpu, nr_tasks, pl);
+	bool better = true;
+
+	memcpy(cpu, pl->task_cpu, nr_tasks * sizeof(cpu[0]));
+	for (pass = 0; better && pass < EM_POLISH_PASSES; pass++) {
+		better = false;
+		for (t = 0; t < nr_tasks; t++) {
+			for (c = 0; c < m->nr_cpus; c++) {
+				int was = cpu[t];
+
+				if (c == was)
+					continue;
+				cpu[t] = c;
+				em_estimate(m, util, cpu, nr_tasks, &try);
+				if (try.fits && try.power_uw < best - EM_GAIN) {
+					best = try.power_uw;
+					better = true;
+				} else {
+					cpu[t] = was;
+				}
+			}
+			for (u = t + 1; u < nr_tasks; u++) {
+				int was = cpu[t];
+
+				if (cpu[u] == was || util[u] == util[t])
+					continue;
+				cpu[t] = cpu[u];
+				cpu[u] = was;
+				em_estimate(m, util, cpu, nr_tasks, &try);
+				if (try.fits && try.power_uw < best - EM_GAIN) {
+					best = try.power_uw;
+					better = true;
+				} else {
+					cpu[u] = cpu[t];
+					cpu[t] = was;
+				}
+			}
+		}
+	}
+	em_estimate(m, util, cpu, nr_tasks, pl);
 }
 
 int em_optimum(const struct em_model *m, const double *util, int nr_tasks,
@@ -380,21 +685,52 @@ int em_optimum(const struct em_model *m, const double *util, int nr_tasks,
 	if (!s.cost || !s.opp || !s.best || !s.choice || !s.total)
 		goto out;
 	fill_totals(&s);
-	for (d = 0; d < m->nr_domains; d++)
-		if (domain_costs(&s, d))
+	if (m->board) {
+		for (d = 0; d < m->nr_domains; d++)
+			if (m->domain[d].nr_cpus > s.max_cpus)
+				s.max_cpus = m->domain[d].nr_cpus;
+		s.span = malloc(s.max_cpus * s.nr_states * sizeof(*s.span));
+		s.span_first = malloc(s.max_cpus * s.nr_states *
+				      sizeof(*s.span_first));
+		s.busiest = malloc(cells * sizeof(*s.busiest));
+		s.used = malloc(cells * sizeof(*s.used));
+		if (!s.span || !s.span_first || !s.busiest || !s.used)
 			goto out;
+		fill_spans(&s);
+		for (d = 0; d < m->nr_domains; d++)
+			board_costs(&s, d);
+	} else {
+		for (d = 0; d < m->nr_domains; d++)
+			if (domain_costs(&s, d))
+				goto out;
+	}
 	solve(&s);
 	ret = -1;
 	if (s.best[s.nr_states - 1] == DBL_MAX)
 		goto out;
-	pl->power_uw = s.best[s.nr_states - 1];
-	pl->fits = true;
-	ret = place(&s, class_of, nr_tasks, pl) ? -2 : 0;
+	ret = 0;
+	if (!m->board) {
+		pl->power_uw = s.best[s.nr_states - 1];
+		pl->fits = true;
+		ret = place(&s, class_of, nr_tasks, pl) ? -2 : 0;
+	} else if (m->period_us > 0) {
+		place_board(&s, class_of, nr_tasks, pl);
+		polish(m, util, nr_tasks, pl);
+	} else {
+		place_board(&s, class_of, nr_tasks, pl);
+		/* The per-CPU account; the power is the search's own. */
+		em_estimate(m, util, pl->task_cpu, nr_tasks, pl);
+		pl->power_uw = s.best[s.nr_states - 1];
+	}
 out:
 	free(s.cost);
 	free(s.opp);
 	free(s.best);
 	free(s.choice);
 	free(s.total);
+	free(s.span);
+	free(s.span_first);
+	free(s.busiest);
+	free(s.used);
 	return ret;
 }
