@@ -6,6 +6,9 @@
 #   make bench    the seed's energy and hackbench benchmarks, every policy, with
 #                 their report (PLATFORMS, N, DURATION, ITER, HB_GROUPS, HB_LOOPS,
 #                 HB_ITER, PARALLEL: see lab/bench)
+#   make rfc      the 2018 RFC's energy table: its 4.16-like baseline, none, 6.12's
+#                 EAS and the series under 4.16's and 6.12's schedutil, beside the
+#                 RFC's Joules (PLATFORMS, N, DURATION, REPS: see lab/rfc)
 #   make behaviour  LISA's EAS behaviour tests and over-utilization scenarios,
 #                   3 platforms x 3 policies (REPS=N runs each, default 6)
 #   make stress   the series on the debug kernel (lockdep, KASAN, UBSAN) under CPU
@@ -29,7 +32,7 @@ HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2
 GUEST_INPUTS := lab/guest/build-initramfs.sh lab/guest/packages.list \
 	lab/guest/init lab/guest/trace-events $(wildcard lab/guest/bin/*)
 
-.PHONY: all run check bench behaviour stress deps kernel debug-kernel initramfs tools clean help
+.PHONY: all run check bench rfc behaviour stress deps kernel debug-kernel initramfs tools clean help
 
 all: kernel initramfs tools
 
@@ -78,6 +81,10 @@ check: deps
 # The knobs reach lab/bench through the environment when set.
 bench: kernel initramfs tools
 	@$(foreach v,PLATFORMS N DURATION ITER HB_GROUPS HB_LOOPS HB_ITER PARALLEL,$(if $($(v)),$(v)="$($(v))")) lab/bench
+
+# The knobs become lab/rfc's options when set.
+rfc: kernel initramfs tools
+	@lab/rfc $(if $(PLATFORMS),-p "$(PLATFORMS)") $(if $(N),-N "$(N)") $(if $(DURATION),-d "$(DURATION)") $(if $(REPS),-r "$(REPS)")
 
 behaviour: kernel initramfs tools
 	@lab/behaviour/run.sh $(if $(REPS),-r $(REPS))

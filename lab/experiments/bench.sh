@@ -4,31 +4,117 @@
 # policies interleaved and their order rotating every iteration, so that
 # drift and position in the sequence hit every policy alike.
 #
+# Policies: 0 none, 1 6.12's EAS, 2 the series (kernel.sched_energy_policy),
+# and b, the 2018 RFC's baseline: a 4.16-like kernel without EAS
+# (sched_energy_policy 0 and the lab-only kernel.lab_wakeup_416 1: CFS
+# wake-up on asymmetric CPUs as 4.16 did it).  Every other policy sets
+# lab_wakeup_416 0.  SCHEDUTIL, for the whole boot: 6.12 (default) or
+# 4.16 (kernel.lab_schedutil_416 1: schedutil requests from CFS util_avg
+# alone, no util_est, no runnable boost, as 4.16's did).
+#
 # energy: for each task count N, N periodic rt-app tasks (16 ms period,
 # 800 us of work at speed 1024, i.e. util 51.2 of 1024) for DURATION
 # seconds, energy from the lab's meter.  One line per run:
 #   bench-energy n N policy P rep R window_us W total_uj E domains_uj D cpus C
+#     su S clusters_uj K cluster_on_ms O cluster_busy_ms A
 # W is the metered window (rt-app's start to its exit), E the meter's total
 # over it, D the sum of its frequency-domain channels (the same energy read
 # channel by channel: a consistency check), C "cpuK:uJ,..." (where the
-# energy went: the placement, at a glance).
+# energy went: the placement, at a glance).  The fields from su on were
+# added later (older logs end at C): S the schedutil mode, K
+# "clusterK:uJ,..." the meter's cluster channels (the board model's
+# cluster power; "-" on a meter without them), O "clusterK:ms,..." the
+# time each cluster was powered (busy, or idle in a state that is not
+# cluster scope, from /sys/kernel/debug/lab_emu/idle), A "clusterK:ms,..."
+# the time any of its CPUs was busy ("-" without lab_emu/idle): their
+# shares of the interval between the two lab_emu/idle snapshots, in ms of
+# the window W.  Clusters are named after their first CPU, as the meter's
+# channels are.
 #
 # hackbench: hackbench --pipe --threads -g G -l LOOPS for each group count
-# G.  One line per run: "bench-hackbench g G policy P rep R time_s T",
+# G.  One line per run: "bench-hackbench g G policy P rep R time_s T su S",
 # T being hackbench's own "Time:" figure.
 #
-# Usage (guest): bench.sh energy NS DURATION ITER [POLICIES]
-#                bench.sh hackbench GROUPS LOOPS ITER [POLICIES]
+# Usage (guest): bench.sh energy NS DURATION ITER [POLICIES [SCHEDUTIL]]
+#                bench.sh hackbench GROUPS LOOPS ITER [POLICIES [SCHEDUTIL]]
 #   NS, GROUPS, POLICIES: comma separated (POLICIES default 0,1,2)
 set -eu
-usage="usage: bench.sh energy NS DURATION ITER [POLICIES] | hackbench GROUPS LOOPS ITER [POLICIES]"
-[ $# -ge 4 ] || { echo "$usage" >&2; exit 2; }
+usage="usage: bench.sh energy NS DURATION ITER [POLICIES [SCHEDUTIL]] | hackbench GROUPS LOOPS ITER [POLICIES [SCHEDUTIL]]"
+case $# in 4 | 5 | 6) ;; *) echo "$usage" >&2; exit 2 ;; esac
 mode=$1 sizes=$(echo "$2" | tr ',' ' ') arg=$3 iter=$4
 policies=$(echo "${5:-0,1,2}" | tr ',' ' ')
+su=${6:-6.12}
 sysctl=/proc/sys/kernel/sched_energy_policy
+wake416=/proc/sys/kernel/lab_wakeup_416
+su416=/proc/sys/kernel/lab_schedutil_416
+idle=/sys/kernel/debug/lab_emu/idle
 logdir=/tmp/bench-rtapp
 
 [ -w "$sysctl" ] || { echo "no $sysctl: not the series' kernel" >&2; exit 1; }
+[ -n "$policies" ] || { echo "no policy: $usage" >&2; exit 2; }
+for p in $policies; do
+	case $p in
+	0 | 1 | 2) ;;
+	b) [ -w "$wake416" ] || { echo "policy b needs $wake416: not the lab's kernel" >&2; exit 1; } ;;
+	*) echo "unknown policy '$p' (0, 1, 2 or b)" >&2; exit 2 ;;
+	esac
+done
+case $su in
+6.12) suv=0 ;;
+4.16) suv=1 ;;
+*) echo "unknown schedutil mode '$su' (6.12 or 4.16)" >&2; exit 2 ;;
+esac
+if [ -w "$su416" ]; then
+	echo "$suv" >"$su416"
+elif [ "$suv" = 1 ]; then
+	echo "schedutil 4.16 needs $su416: not the lab's kernel" >&2
+	exit 1
+fi
+# 4.16's schedutil also re-evaluated a policy at most every
+# min(1000 x transition latency, 10 ms) (cpufreq_policy_transition_delay_us()
+# then; 10 ms on both boards), where 6.12's waits 1.5 x the latency.
+if [ "$suv" = 1 ]; then
+	for r in /sys/devices/system/cpu/cpufreq/policy*/schedutil/rate_limit_us \
+		/sys/devices/system/cpu/cpufreq/schedutil/rate_limit_us; do
+		[ ! -w "$r" ] || echo 10000 >"$r"
+	done
+fi
+
+# set_policy P: the placement policy and the wake-up path it runs with.
+set_policy() {
+	case $1 in
+	b) echo 0 >"$sysctl" && echo 1 >"$wake416" ;;
+	*) echo "$1" >"$sysctl" && { [ ! -w "$wake416" ] || echo 0 >"$wake416"; } ;;
+	esac
+}
+
+# The cluster-scope idle states, one line "CLUSTER STATE" each: state K of
+# lab_emu/idle is cpuidle's stateK of the cluster's first CPU (0 is WFI),
+# and the DT node of that name says whether it is cluster scope.
+: >/tmp/bench-cluster-scope
+if [ -r "$idle" ]; then
+	awk '$1 == "cluster" { print $2 }' "$idle" | while read -r c; do
+		for s in /sys/devices/system/cpu/cpu"$c"/cpuidle/state*; do
+			[ -r "$s/name" ] || continue
+			read -r name <"$s/name"
+			for node in /proc/device-tree/cpus/idle-states/*/"$name" /proc/device-tree/cpus/idle-states/"$name"; do
+				if [ -e "$node/lab,cluster-scope" ]; then
+					echo "$c ${s##*state}"
+					break
+				fi
+			done
+		done
+	done >/tmp/bench-cluster-scope
+fi
+
+# idle_snapshot FILE: lab_emu/idle's cluster lines, or nothing.
+idle_snapshot() {
+	if [ -r "$idle" ]; then
+		grep '^cluster ' "$idle" >"$1" || :
+	else
+		: >"$1"
+	fi
+}
 
 # now_us: CLOCK_MONOTONIC, from the lab's work device (busybox date has no
 # sub-second clock).
@@ -51,28 +137,53 @@ energy() {
 JSON
 	rm -rf "$logdir" && mkdir -p "$logdir"
 	lab-energy >/tmp/e0
+	idle_snapshot /tmp/i0
 	t0=$(now_us)
 	rt-app /tmp/bench.json >/tmp/rt-app.out 2>&1 ||
 		{ echo "rt-app failed (N=$n policy $p):" >&2; tail -n 5 /tmp/rt-app.out >&2; exit 1; }
 	t1=$(now_us)
+	idle_snapshot /tmp/i1
 	lab-energy >/tmp/e1
-	awk -v n="$n" -v p="$p" -v r="$r" -v w=$((t1 - t0)) '
-		NR == FNR { e0[$1] = $2; next }
+	awk -v n="$n" -v p="$p" -v r="$r" -v w=$((t1 - t0)) -v su="$su" '
+		FILENAME ~ /scope$/ { scope[$1, $2] = 1; next }
+		FILENAME ~ /i0$/ { for (k = 4; k <= NF; k++) i0[$2, k] = $k; next }
+		FILENAME ~ /i1$/ {
+			# The states partition the cluster time: their sum is the
+			# interval between the snapshots, which brackets the window
+			# by a few ms; on and busy are their shares of it, in ms of W.
+			c = $2; seen_c[c] = 1; busy[c] = $4 - i0[c, 4]; on[c] = busy[c]; span = busy[c]
+			for (k = 6; k <= NF; k++) {
+				span += $k - i0[c, k]
+				if (!((c, k - 6) in scope)) on[c] += $k - i0[c, k]
+			}
+			if (span > 0) { on[c] = on[c] / span * w * 1000; busy[c] = busy[c] / span * w * 1000 }
+			next
+		}
+		FILENAME ~ /e0$/ { e0[$1] = $2; next }
 		{ d = $2 - e0[$1] }
 		$1 == "total" { total = d; next }
 		$1 ~ /^policy/ { dom += d; next }
+		$1 ~ /^cluster/ { cl[substr($1, 8) + 0] = d; next }
 		$1 ~ /^cpu/ { cpus = cpus sep $1 ":" d; sep = "," }
 		END {
-			printf "bench-energy n %d policy %d rep %d window_us %d total_uj %d domains_uj %d cpus %s\n",
-				n, p, r, w, total, dom, cpus
-		}' /tmp/e0 /tmp/e1
+			# Clusters in the order of their first CPU.
+			for (c = 0; c < 1024; c++) {
+				if (c in cl) { cls = cls csep "cluster" c ":" cl[c]; csep = "," }
+				if (c in seen_c) {
+					ons = ons osep sprintf("cluster%d:%.1f", c, on[c] / 1e6)
+					bus = bus osep sprintf("cluster%d:%.1f", c, busy[c] / 1e6); osep = ","
+				}
+			}
+			printf "bench-energy n %d policy %s rep %d window_us %d total_uj %d domains_uj %d cpus %s su %s clusters_uj %s cluster_on_ms %s cluster_busy_ms %s\n",
+				n, p, r, w, total, dom, cpus, su, cls == "" ? "-" : cls, ons == "" ? "-" : ons, bus == "" ? "-" : bus
+		}' /tmp/bench-cluster-scope /tmp/i0 /tmp/i1 /tmp/e0 /tmp/e1
 }
 
 # hackbench G POLICY REP (LOOPS is arg)
 hackbench_run() {
 	t=$(hackbench --pipe --threads -g "$1" -l "$arg" 2>&1 | sed -n 's/^Time: *//p')
 	[ -n "$t" ] || { echo "hackbench -g $1 -l $arg printed no time" >&2; exit 1; }
-	echo "bench-hackbench g $1 policy $2 rep $3 time_s $t"
+	echo "bench-hackbench g $1 policy $2 rep $3 time_s $t su $su"
 }
 
 case $mode in
@@ -93,7 +204,7 @@ r=1
 while [ "$r" -le "$iter" ]; do
 	for size in $sizes; do
 		for p in $(rotated "$r"); do
-			echo "$p" >"$sysctl"
+			set_policy "$p"
 			# Let the previous run's tasks die and their PELT signals decay.
 			sleep 1
 			"$run" "$size" "$p" "$r"
@@ -101,5 +212,6 @@ while [ "$r" -le "$iter" ]; do
 	done
 	r=$((r + 1))
 done
-echo 2 >"$sysctl"
+set_policy 2
+[ ! -w "$su416" ] || echo 0 >"$su416"
 rm -rf "$logdir"
