@@ -32,9 +32,8 @@ energy_file() {
 
 first_cpu() { cut -d' ' -f1 "$1/related_cpus"; }
 
-# (e): the checks of the Energy Model's meter (issue 3) run with it, and
-# must still hold: earlier figures can be reproduced.
-echo 1 >/sys/module/lab_emu/parameters/em_meter
+# The host boots this with lab_emu.em_meter=1 cpuidle.off=1: the lab as
+# it was before the board's meter, whose figures must be reproduced (e).
 set_gov userspace
 # (a) each CPU type at its lowest and top OPP
 for p in "$CPUS"/cpufreq/policy*; do
@@ -110,35 +109,3 @@ while [ "$i" -lt "$runs" ]; do
 	read -r e1 <"$ef"
 	echo "d $i $((e1 - e0)) $((t1 - t0))"
 done
-echo 0 >/sys/module/lab_emu/parameters/em_meter
-
-# (c) of the board meter: cpuidle's time in each state against the meter's
-# time asked for in it, over the seed's workload.  Each CPU's counters are
-# read on that CPU, so that neither counts an idle period still running.
-residency() {
-	for c in $(cd "$CPUS" && echo cpu[0-9]*); do
-		n=${c#cpu}
-		# shellcheck disable=SC2016 # expanded by the child shell
-		taskset -c "$n" sh -c 'n=$1 line=""
-			for s in /sys/devices/system/cpu/cpu$n/cpuidle/state*/time; do
-				read -r t <"$s"; line="$line $t"
-			done
-			while read -r what cpu rest; do
-				if [ "$what $cpu" = "cpu $n" ]; then
-					echo "cpu $n sysfs$line meter $rest"
-				fi
-			done </sys/kernel/debug/lab_emu/idle' sh "$n"
-	done
-}
-residency >/tmp/res0
-rt-app seed.json >/dev/null 2>&1
-residency >/tmp/res1
-# "res CPU STATE SYSFS_US METER_NS" for each state, over the run
-# (fields: cpu N sysfs T0 T1 .. meter busy NS req R0 R1 .. eff ..)
-paste /tmp/res0 /tmp/res1 | awk '{
-	h = NF / 2
-	for (i = 4; i <= h && $i != "meter"; i++)
-		;
-	for (s = 0; s < i - 4; s++)
-		printf "res %s %d %.0f %.0f\n", $2, s, $(h + 4 + s) - $(4 + s), $(h + i + 4 + s) - $(i + 4 + s)
-}'
