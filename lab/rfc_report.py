@@ -101,12 +101,27 @@ def pairs(field):
     return out
 
 
+def opp_times(field):
+    """'policy0:450000=10/575000=20,policy1:...' -> {'policy0': {450000: 10.0, ...}, ...};
+    '-' -> {}."""
+    out = {}
+    if field in ("", "-"):
+        return out
+    for item in field.split(","):
+        name, _, rest = item.partition(":")
+        out[name] = {}
+        for kv in rest.split("/"):
+            khz, _, ms = kv.partition("=")
+            out[name][int(khz)] = float(ms)
+    return out
+
+
 def parse_line(line, mode=None):
     """One bench-energy line into a dict, or None if it is not one.
 
-    Old lines end at "cpus C"; the new ones add su, clusters_uj,
-    cluster_on_ms, cluster_busy_ms.  MODE is the boot's schedutil mode, for
-    lines without su.
+    Old lines end at "cpus C"; later ones add su, clusters_uj,
+    cluster_on_ms, cluster_busy_ms, then opp_ms.  MODE is the boot's
+    schedutil mode, for lines without su.
     """
     f = line.split()
     if not f or f[0] != "bench-energy" or len(f) < 15:
@@ -125,6 +140,7 @@ def parse_line(line, mode=None):
             "clusters_uj": pairs(kv.get("clusters_uj", "-")),
             "cluster_on_ms": pairs(kv.get("cluster_on_ms", "-")),
             "cluster_busy_ms": pairs(kv.get("cluster_busy_ms", "-")),
+            "opp_ms": opp_times(kv.get("opp_ms", "-")),
         }
     except (KeyError, ValueError):
         return None
@@ -173,7 +189,7 @@ def read_platform(path):
                 continue
             if w[0] == "domain":
                 d = {"name": w[1], "cpus": [], "dmips": 0, "khz": [],
-                     "board_cpu_uw": [], "board_cluster_uw": []}
+                     "board_cpu_uw": [], "board_cluster_uw": [], "board_wfi_uw": None}
                 domains.append(d)
             elif d is None:
                 continue
@@ -186,12 +202,16 @@ def read_platform(path):
             elif w[0] == "board-opp":
                 d["board_cpu_uw"].append(int(w[2]))
                 d["board_cluster_uw"].append(int(w[3]))
+            elif w[0] == "board-wfi":
+                d["board_wfi_uw"] = (int(w[1]), int(w[2]))
     if not domains:
         raise ReportError(f"{path}: no domain")
     best = max(x["dmips"] * max(x["khz"] or [0]) for x in domains)
     for x in domains:
         x["cluster"] = f"cluster{min(x['cpus'])}"
         x["big"] = x["dmips"] * max(x["khz"] or [0]) == best
+        # Capacity at each OPP, on the 0..1024 scale of the biggest CPU.
+        x["caps"] = [1024.0 * x["dmips"] * k / best for k in x["khz"]]
     return domains
 
 
@@ -202,6 +222,37 @@ def ceiling_uw(domains):
         if d["board_cpu_uw"]:
             total += len(d["cpus"]) * max(d["board_cpu_uw"]) + max(d["board_cluster_uw"])
     return total
+
+
+def workload_ceiling_uw(domains, util):
+    """The most the board model can charge for UTIL of work (0..1024 scale
+    of the biggest CPU at its top OPP, summed over the tasks), whatever
+    the placement, OPPs and idle states; None without a board model.
+
+    Every CPU idles in WFI, the shallowest and dearest idle state, and
+    every cluster stays on: max(its top active power, its WFI power).  The
+    work goes first where a unit of it costs most above WFI, at
+    max over OPPs of (P_cpu(opp) - P_wfi) / capacity(opp), up to the
+    domain's top capacity: no OPP mix can charge more per unit of work,
+    nor a CPU do more than its top capacity, so this bounds every run of
+    the workload from above (tight when the dearest OPP is the top one,
+    as on Juno r0).  None if the work does not fit at all.
+    """
+    if not all(d["board_cpu_uw"] and d["board_wfi_uw"] for d in domains):
+        return None
+    total = 0.0
+    dear = []
+    for d in domains:
+        cpu_wfi, cl_wfi = d["board_wfi_uw"]
+        total += len(d["cpus"]) * cpu_wfi + max(max(d["board_cluster_uw"]), cl_wfi)
+        rate = max((p - cpu_wfi) / c for p, c in zip(d["board_cpu_uw"], d["caps"]))
+        dear.append((rate, len(d["cpus"]) * max(d["caps"])))
+    left = float(util)
+    for rate, cap in sorted(dear, reverse=True):
+        take = min(left, cap)
+        total += take * rate
+        left -= take
+    return total if left <= 1e-9 else None
 
 
 def optimum(emcost, platfile, n):
@@ -270,6 +321,21 @@ def cell(runs, domains, scaled):
                 out[d["name"]] = sum(vals) / len(vals)
         return out
 
+    def opp_stats():
+        """Per domain: the time-weighted mean frequency (MHz) of its
+        cpufreq policy over the runs, and the share of time at its top OPP."""
+        mhz, top = {}, {}
+        for d in domains:
+            pol = f"policy{min(d['cpus'])}"
+            times = [r["opp_ms"][pol] for r in runs if pol in r["opp_ms"]]
+            total = sum(sum(t.values()) for t in times)
+            if not times or total <= 0:
+                continue
+            mhz[d["name"]] = sum(k * v for t in times for k, v in t.items()) / total / 1000.0
+            top[d["name"]] = 100.0 * sum(t.get(max(d["khz"]), 0.0) for t in times) / total
+        return mhz, top
+
+    mean_mhz, top_opp_pct = opp_stats()
     c = {
         "runs": len(runs),
         "reps": sorted(r["rep"] for r in runs),
@@ -282,6 +348,8 @@ def cell(runs, domains, scaled):
         "big_cpus_pct": sum(share(r, big_cpus, "cpus_uj") for r in runs) / len(runs),
         "cluster_on_pct": time_pct("cluster_on_ms"),
         "cluster_busy_pct": time_pct("cluster_busy_ms"),
+        "mean_mhz": mean_mhz,
+        "top_opp_pct": top_opp_pct,
     }
     if all(r["clusters_uj"] for r in runs):
         c["big_cluster_pct"] = sum(share(r, big_clusters, "clusters_uj") for r in runs) / len(runs)
@@ -334,8 +402,11 @@ def build(dirpath, emcost, platforms_dir):
             }
             for n in ns:
                 o = optimum(emcost, platfile, n)
+                cu = workload_ceiling_uw(domains, float(TASK_UTIL) * n)
                 data["optimum"].append({
                     "platform": plat, "n": n,
+                    "ceiling_uw": cu,
+                    "ceiling_j30": cu * PER_S / 1e6 if cu is not None else None,
                     "power_uw": o["power_uw"] if o else None,
                     "j30": o["power_uw"] * PER_S / 1e6 if o else None,
                     "opps_khz": o["opps"] if o else {},
@@ -478,6 +549,14 @@ def render(data):
       "cell, one boot per platform and schedutil mode, the policies interleaved in it and their order "
       "rotating each rep.  Energy: the lab's meter charging the board power model (LISA's: CPU and "
       "cluster active power, idle states down to cluster sleep) over each run, rt-app's start to its exit.")
+    idle = cfg.get("idle", "all")
+    if idle != "all":
+        w("")
+        w(f"**Idle states limited** (`-i {idle}`): the CPUs may use "
+          + ("no cluster-scope state: a cluster never powers down, its idle CPUs keep it on"
+             if idle == "cpu" else "WFI only")
+          + " (cpuidle's per-state disable, for the whole boot).  Not the board as it is: "
+          "an experiment on what the RFC's board may have done.")
     if data["scaled"]:
         w("")
         w(f"**Scaled**: the runs last {duration} s, not the RFC's 30 s; every run's energy is given "
@@ -486,8 +565,11 @@ def render(data):
     w("Policies: **baseline** (b) = the RFC's own baseline, a 4.16-like kernel without EAS "
       "(kernel.sched_energy_policy 0 + kernel.lab_wakeup_416 1: 4.16's CFS wake-up on asymmetric "
       "CPUs); **none** = 6.12 without EAS (policy 0); **6.12 EAS** = policy 1; **series** = policy 2.  "
-      "Schedutil **4.16** = kernel.lab_schedutil_416 1 (requests from CFS util_avg alone, no util_est, "
-      "no runnable boost: the RFC's schedutil); **6.12** = 6.12's.")
+      "Schedutil modes, i.e. the utilization signals the kernel runs on: **4.16** = "
+      "kernel.lab_util_416 1 (schedutil, the energy estimates and the fit and over-utilization tests "
+      "read CFS util_avg alone, no util_est, no runnable boost, as in the RFC's kernel; 10 ms "
+      "schedutil rate limit); **6.12** = 6.12's; **4.16su** = kernel.lab_schedutil_416 1 (schedutil "
+      "alone requests from util_avg; what 4.16 meant before lab_util_416).")
     w("")
     w(f"Optimum: `emcost -B -p {PERIOD_US} optimum PLATFILE {TASK_UTIL}xN`, the cheapest static "
       "placement priced on the board model, idle states chosen by the gaps the 16 ms period leaves "
@@ -615,13 +697,28 @@ def render(data):
                 f"N={o['n']}: " + ",".join(f"{d}@{k // 1000}MHz" for d, k in o["opps_khz"].items())
                 for o in opts if o and o["power_uw"]) + ".")
             w("")
+        if any(o and o.get("ceiling_j30") for o in opts):
+            w(f"{plat}: the board model's ceiling, the most it can charge for N x {TASK_UTIL} of work "
+              "whatever the placement, OPPs and idle states (every idle CPU in WFI, every cluster on, "
+              "the work where it costs most), J per 30 s: " + "; ".join(
+                  f"N={o['n']}: {o['ceiling_j30']:.2f}" for o in opts if o and o.get("ceiling_j30")) + ".")
+            if plat in ABSOLUTE:
+                above = [f"N={o['n']}: RFC {k.replace('eas', 'EAS')} {RFC[plat][k][o['n']]:.2f} "
+                         f"({pct(RFC[plat][k][o['n']], o['ceiling_j30']):+.1f}%)"
+                         for o in opts if o and o.get("ceiling_j30")
+                         for k in ("none", "eas") if RFC[plat][k][o["n"]] > o["ceiling_j30"]]
+                w("The RFC's Joules above that ceiling, which no run of this workload on this model can "
+                  "reach: " + ("; ".join(above) if above else "none") + ".")
+            w("")
 
     # Evidence.
     w("## Where the energy went")
     w("")
     w("Per cell, mean over its runs: the big CPUs' and the big cluster's share of the energy, and "
       "per cluster the share of the metered window it was powered (busy, or idle in a state that is "
-      "not cluster scope) and busy (any of its CPUs running), from lab_emu/idle.")
+      "not cluster scope) and busy (any of its CPUs running), from lab_emu/idle; per cluster the "
+      "mean frequency of its cpufreq policy over the run (time-weighted, idle time included) and the "
+      "share of the run at its top OPP, from cpufreq stats (10 ms resolution).")
     w("")
     for plat in plats:
         doms = data["platforms"][plat]["domains"]
@@ -634,6 +731,7 @@ def render(data):
             head = ["Tasks", "policy", unit if plat in ABSOLUTE else "vs b", "window (s)",
                     "big CPUs %", "big cluster %"]
             head += [f"{x} on %" for x in names] + [f"{x} busy %" for x in names]
+            head += [f"{x} MHz" for x in names] + [f"{x} at top %" for x in names]
             w("| " + " | ".join(head) + " |")
             w("|" + "---|" * len(head))
             for n in ns:
@@ -647,6 +745,8 @@ def render(data):
                            fmt(c["big_cpus_pct"], ".1f"), fmt(c["big_cluster_pct"], ".1f")]
                     row += [fmt(c["cluster_on_pct"].get(x), ".1f") for x in names]
                     row += [fmt(c["cluster_busy_pct"].get(x), ".1f") for x in names]
+                    row += [fmt(c.get("mean_mhz", {}).get(x), ".0f") for x in names]
+                    row += [fmt(c.get("top_opp_pct", {}).get(x), ".1f") for x in names]
                     w("| " + " | ".join(row) + " |")
             w("")
     return "\n".join(out) + "\n"

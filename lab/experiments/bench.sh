@@ -8,15 +8,20 @@
 # and b, the 2018 RFC's baseline: a 4.16-like kernel without EAS
 # (sched_energy_policy 0 and the lab-only kernel.lab_wakeup_416 1: CFS
 # wake-up on asymmetric CPUs as 4.16 did it).  Every other policy sets
-# lab_wakeup_416 0.  SCHEDUTIL, for the whole boot: 6.12 (default) or
-# 4.16 (kernel.lab_schedutil_416 1: schedutil requests from CFS util_avg
-# alone, no util_est, no runnable boost, as 4.16's did).
+# lab_wakeup_416 0.  SCHEDUTIL, for the whole boot: the utilization
+# signals the kernel runs on, 6.12 (default: 6.12's), 4.16 (the RFC's:
+# kernel.lab_util_416 1, every CFS reader of utilization, schedutil, the
+# energy estimates and the fit and over-utilization tests, sees util_avg
+# alone, no util_est, no runnable boost, as in 4.16) or 4.16su (schedutil
+# alone in 4.16's mode, kernel.lab_schedutil_416 1: what "4.16" meant
+# before kernel.lab_util_416 existed).  Both 4.16 modes also set 4.16's
+# 10 ms schedutil rate limit.
 #
 # energy: for each task count N, N periodic rt-app tasks (16 ms period,
 # 800 us of work at speed 1024, i.e. util 51.2 of 1024) for DURATION
 # seconds, energy from the lab's meter.  One line per run:
 #   bench-energy n N policy P rep R window_us W total_uj E domains_uj D cpus C
-#     su S clusters_uj K cluster_on_ms O cluster_busy_ms A
+#     su S clusters_uj K cluster_on_ms O cluster_busy_ms A opp_ms F
 # W is the metered window (rt-app's start to its exit), E the meter's total
 # over it, D the sum of its frequency-domain channels (the same energy read
 # channel by channel: a consistency check), C "cpuK:uJ,..." (where the
@@ -35,18 +40,24 @@
 # G.  One line per run: "bench-hackbench g G policy P rep R time_s T su S",
 # T being hackbench's own "Time:" figure.
 #
-# Usage (guest): bench.sh energy NS DURATION ITER [POLICIES [SCHEDUTIL]]
-#                bench.sh hackbench GROUPS LOOPS ITER [POLICIES [SCHEDUTIL]]
+# IDLE, for the whole boot: the idle states the CPUs may use: all
+# (default), cpu (no cluster-scope state: a cluster never powers down)
+# or wfi (WFI only), through cpuidle's per-state disable.
+#
+# Usage (guest): bench.sh energy NS DURATION ITER [POLICIES [SCHEDUTIL [IDLE]]]
+#                bench.sh hackbench GROUPS LOOPS ITER [POLICIES [SCHEDUTIL [IDLE]]]
 #   NS, GROUPS, POLICIES: comma separated (POLICIES default 0,1,2)
 set -eu
-usage="usage: bench.sh energy NS DURATION ITER [POLICIES [SCHEDUTIL]] | hackbench GROUPS LOOPS ITER [POLICIES [SCHEDUTIL]]"
-case $# in 4 | 5 | 6) ;; *) echo "$usage" >&2; exit 2 ;; esac
+usage="usage: bench.sh energy NS DURATION ITER [POLICIES [SCHEDUTIL [IDLE]]] | hackbench GROUPS LOOPS ITER [POLICIES [SCHEDUTIL [IDLE]]]"
+case $# in 4 | 5 | 6 | 7) ;; *) echo "$usage" >&2; exit 2 ;; esac
 mode=$1 sizes=$(echo "$2" | tr ',' ' ') arg=$3 iter=$4
 policies=$(echo "${5:-0,1,2}" | tr ',' ' ')
 su=${6:-6.12}
+idle_limit=${7:-all}
 sysctl=/proc/sys/kernel/sched_energy_policy
 wake416=/proc/sys/kernel/lab_wakeup_416
 su416=/proc/sys/kernel/lab_schedutil_416
+util416=/proc/sys/kernel/lab_util_416
 idle=/sys/kernel/debug/lab_emu/idle
 logdir=/tmp/bench-rtapp
 
@@ -60,14 +71,25 @@ for p in $policies; do
 	esac
 done
 case $su in
-6.12) suv=0 ;;
-4.16) suv=1 ;;
-*) echo "unknown schedutil mode '$su' (6.12 or 4.16)" >&2; exit 2 ;;
+6.12) suv=0 utilv=0 ;;
+4.16) suv=1 utilv=1 ;;
+4.16su) suv=1 utilv=0 ;;
+*) echo "unknown schedutil mode '$su' (6.12, 4.16 or 4.16su)" >&2; exit 2 ;;
+esac
+case $idle_limit in
+all | cpu | wfi) ;;
+*) echo "unknown idle limit '$idle_limit' (all, cpu or wfi)" >&2; exit 2 ;;
 esac
 if [ -w "$su416" ]; then
 	echo "$suv" >"$su416"
 elif [ "$suv" = 1 ]; then
-	echo "schedutil 4.16 needs $su416: not the lab's kernel" >&2
+	echo "schedutil $su needs $su416: not the lab's kernel" >&2
+	exit 1
+fi
+if [ -w "$util416" ]; then
+	echo "$utilv" >"$util416"
+elif [ "$utilv" = 1 ]; then
+	echo "schedutil $su needs $util416: not the lab's kernel" >&2
 	exit 1
 fi
 # 4.16's schedutil also re-evaluated a policy at most every
@@ -88,6 +110,14 @@ set_policy() {
 	esac
 }
 
+# cluster_state NAME: whether the DT's idle state NAME is cluster scope.
+cluster_state() {
+	for node in /proc/device-tree/cpus/idle-states/*/"$1" /proc/device-tree/cpus/idle-states/"$1"; do
+		[ ! -e "$node/lab,cluster-scope" ] || return 0
+	done
+	return 1
+}
+
 # The cluster-scope idle states, one line "CLUSTER STATE" each: state K of
 # lab_emu/idle is cpuidle's stateK of the cluster's first CPU (0 is WFI),
 # and the DT node of that name says whether it is cluster scope.
@@ -97,14 +127,23 @@ if [ -r "$idle" ]; then
 		for s in /sys/devices/system/cpu/cpu"$c"/cpuidle/state*; do
 			[ -r "$s/name" ] || continue
 			read -r name <"$s/name"
-			for node in /proc/device-tree/cpus/idle-states/*/"$name" /proc/device-tree/cpus/idle-states/"$name"; do
-				if [ -e "$node/lab,cluster-scope" ]; then
-					echo "$c ${s##*state}"
-					break
-				fi
-			done
+			! cluster_state "$name" || echo "$c ${s##*state}"
 		done
 	done >/tmp/bench-cluster-scope
+fi
+
+# IDLE: disable the states the limit excludes, on every CPU.
+if [ "$idle_limit" != all ]; then
+	disabled=0
+	for s in /sys/devices/system/cpu/cpu[0-9]*/cpuidle/state[1-9]*; do
+		[ -w "$s/disable" ] || continue
+		read -r name <"$s/name"
+		[ "$idle_limit" = wfi ] || cluster_state "$name" || continue
+		echo 1 >"$s/disable"
+		disabled=$((disabled + 1))
+	done
+	[ "$disabled" -gt 0 ] || { echo "idle limit $idle_limit: no cpuidle state to disable" >&2; exit 1; }
+	echo "bench: idle limit $idle_limit, $disabled cpuidle states disabled"
 fi
 
 # idle_snapshot FILE: lab_emu/idle's cluster lines, or nothing.
@@ -114,6 +153,17 @@ idle_snapshot() {
 	else
 		: >"$1"
 	fi
+}
+
+# opp_snapshot FILE: "policyK KHZ T" per cpufreq policy and OPP, T in
+# 10 ms units, or nothing.
+opp_snapshot() {
+	for pol in /sys/devices/system/cpu/cpufreq/policy*; do
+		[ -r "$pol/stats/time_in_state" ] || continue
+		while read -r khz t; do
+			echo "${pol##*/} $khz $t"
+		done <"$pol/stats/time_in_state"
+	done >"$1"
 }
 
 # now_us: CLOCK_MONOTONIC, from the lab's work device (busybox date has no
@@ -138,10 +188,12 @@ JSON
 	rm -rf "$logdir" && mkdir -p "$logdir"
 	lab-energy >/tmp/e0
 	idle_snapshot /tmp/i0
+	opp_snapshot /tmp/o0
 	t0=$(now_us)
 	rt-app /tmp/bench.json >/tmp/rt-app.out 2>&1 ||
 		{ echo "rt-app failed (N=$n policy $p):" >&2; tail -n 5 /tmp/rt-app.out >&2; exit 1; }
 	t1=$(now_us)
+	opp_snapshot /tmp/o1
 	idle_snapshot /tmp/i1
 	lab-energy >/tmp/e1
 	awk -v n="$n" -v p="$p" -v r="$r" -v w=$((t1 - t0)) -v su="$su" '
@@ -159,6 +211,13 @@ JSON
 			if (span > 0) { on[c] = on[c] / span * w * 1000; busy[c] = busy[c] / span * w * 1000 }
 			next
 		}
+		FILENAME ~ /o0$/ { o0[$1, $2] = $3; next }
+		FILENAME ~ /o1$/ {
+			k = substr($1, 7) + 0
+			opp[k] = opp[k] (k in seen_p ? "/" : "") $2 "=" ($3 - o0[$1, $2]) * 10
+			seen_p[k] = 1
+			next
+		}
 		FILENAME ~ /e0$/ { e0[$1] = $2; next }
 		{ d = $2 - e0[$1] }
 		$1 == "total" { total = d; next }
@@ -173,10 +232,11 @@ JSON
 					ons = ons osep sprintf("cluster%d:%.1f", c, on[c] / 1e6)
 					bus = bus osep sprintf("cluster%d:%.1f", c, busy[c] / 1e6); osep = ","
 				}
+				if (c in seen_p) { opps = opps psep "policy" c ":" opp[c]; psep = "," }
 			}
-			printf "bench-energy n %d policy %s rep %d window_us %d total_uj %d domains_uj %d cpus %s su %s clusters_uj %s cluster_on_ms %s cluster_busy_ms %s\n",
-				n, p, r, w, total, dom, cpus, su, cls == "" ? "-" : cls, ons == "" ? "-" : ons, bus == "" ? "-" : bus
-		}' /tmp/bench-cluster-scope /tmp/i0 /tmp/i1 /tmp/e0 /tmp/e1
+			printf "bench-energy n %d policy %s rep %d window_us %d total_uj %d domains_uj %d cpus %s su %s clusters_uj %s cluster_on_ms %s cluster_busy_ms %s opp_ms %s\n",
+				n, p, r, w, total, dom, cpus, su, cls == "" ? "-" : cls, ons == "" ? "-" : ons, bus == "" ? "-" : bus, opps == "" ? "-" : opps
+		}' /tmp/bench-cluster-scope /tmp/i0 /tmp/i1 /tmp/o0 /tmp/o1 /tmp/e0 /tmp/e1
 }
 
 # hackbench G POLICY REP (LOOPS is arg)
@@ -213,5 +273,11 @@ while [ "$r" -le "$iter" ]; do
 	r=$((r + 1))
 done
 set_policy 2
+if [ "$idle_limit" != all ]; then
+	for s in /sys/devices/system/cpu/cpu[0-9]*/cpuidle/state[1-9]*; do
+		[ ! -w "$s/disable" ] || echo 0 >"$s/disable"
+	done
+fi
 [ ! -w "$su416" ] || echo 0 >"$su416"
+[ ! -w "$util416" ] || echo 0 >"$util416"
 rm -rf "$logdir"

@@ -9,7 +9,8 @@
 # below every CPU and every cluster at its top OPP for the whole metered
 # window; the CPU and cluster channels add up to the total, and so do the
 # frequency-domain channels; each cluster is powered no longer than the
-# window and busy no longer than it is powered.
+# window and busy no longer than it is powered; each cpufreq policy's time
+# at its OPPs adds up to the window.
 set -eu
 LAB_TOP=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
 # shellcheck source=tests/lib.sh
@@ -54,8 +55,13 @@ for m in $MODES; do
 		if (length(on) != 2 || length(busy) != 2) { print "not 2 clusters on and busy:", $0; next }
 		for (i in on) { split(on[i], f, ":"); split(busy[i], g, ":")
 			if (f[2] > w / 1000 + 1 || g[2] > f[2] + 0.1 || g[2] <= 0) { print "cluster times:", $0; next } }
+		# cpufreq stats count in 10 ms and their snapshots bracket the window.
+		if ($24 != "opp_ms" || split($25, pol, ",") != 2) { print "not 2 policies with OPP times:", $0; next }
+		for (i in pol) { split(pol[i], f, ":"); k = split(f[2], o, "/"); t = 0
+			for (j = 1; j <= k; j++) { split(o[j], v, "="); t += v[2] }
+			if (t < w / 1000 - 20 || t > w / 1000 + 100) { print "OPP times do not add up to the window:", $0; next } }
 	}' "$elog" 2>/dev/null)
-	check "schedutil $m: every run's energy > 0 and < all CPUs and clusters at top OPP ($ceiling uW) over its window, channels add up, cluster times possible" \
+	check "schedutil $m: every run's energy > 0 and < all CPUs and clusters at top OPP ($ceiling uW) over its window, channels add up, cluster times possible, OPP times add up to the window" \
 		[ -z "$bad" ]
 	echo "$bad" | sed '/^$/d; s/^/    /'
 done

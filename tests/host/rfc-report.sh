@@ -27,9 +27,11 @@ expect_fail "lab/rfc rejects a task count that is not a number" "wants whole num
 expect_fail "lab/rfc rejects a zero duration" "duration (-d) wants whole numbers > 0, got '0'" \
 	"$LAB_TOP/lab/rfc" -n -d 0
 expect_fail "lab/rfc rejects an unknown platform" "no platform 'nosuch'" "$LAB_TOP/lab/rfc" -n -p nosuch
-expect_fail "lab/rfc rejects an unknown schedutil mode" "is 4.16 or 6.12, got '5.10'" \
+expect_fail "lab/rfc rejects an unknown schedutil mode" "is 4.16, 6.12 or 4.16su, got '5.10'" \
 	"$LAB_TOP/lab/rfc" -n -s 5.10
 expect_fail "lab/rfc rejects an unknown policy" "is b, 0, 1 or 2, got '3'" "$LAB_TOP/lab/rfc" -n -P b,3
+expect_fail "lab/rfc rejects an unknown idle limit" "idle (-i) is all, cpu or wfi, got 'deep'" \
+	"$LAB_TOP/lab/rfc" -n -i deep
 
 rc=0
 "$LAB_TOP/lab/rfc" -n -o "$tmp/dry" >"$tmp/dry.out" 2>&1 || rc=$?
@@ -39,11 +41,11 @@ check "lab/rfc -n: 4 boots by default (2 platforms x 2 schedutil modes), progres
 check "lab/rfc -n: a QEMU command line per boot, with the instruction clock" \
 	sh -c "[ \$(grep -c '^qemu-system-aarch64 .* -icount shift=0,sleep=off ' '$tmp/dry.out') -eq 4 ]"
 check "lab/rfc -n: bench.sh energy with policies b,0,1,2 under each schedutil mode" \
-	sh -c "grep -q 'lab/run .* -p juno-r0 .*/bench.sh energy 10,20,30,40,50 5 3 b,0,1,2 4.16\$' '$tmp/dry.out' &&
-		grep -q 'lab/run .* -p hikey960 .*/bench.sh energy 10,20,30,40,50 5 3 b,0,1,2 6.12\$' '$tmp/dry.out'"
-"$LAB_TOP/lab/rfc" -n -p juno-r0 -N 10,20 -d 2 -r 1 -s 4.16 -P 'b 2' >"$tmp/dry2.out" 2>&1 || true
-check "lab/rfc -n: options reach the boot (-p -N -d -r -s -P)" \
-	sh -c "grep -q 'bench.sh energy 10,20 2 1 b,2 4.16\$' '$tmp/dry2.out' && [ \$(grep -c '^qemu-system' '$tmp/dry2.out') -eq 1 ]"
+	sh -c "grep -q 'lab/run .* -p juno-r0 .*/bench.sh energy 10,20,30,40,50 5 3 b,0,1,2 4.16 all\$' '$tmp/dry.out' &&
+		grep -q 'lab/run .* -p hikey960 .*/bench.sh energy 10,20,30,40,50 5 3 b,0,1,2 6.12 all\$' '$tmp/dry.out'"
+"$LAB_TOP/lab/rfc" -n -p juno-r0 -N 10,20 -d 2 -r 1 -s 4.16su -P 'b 2' -i cpu >"$tmp/dry2.out" 2>&1 || true
+check "lab/rfc -n: options reach the boot (-p -N -d -r -s -P -i)" \
+	sh -c "grep -q 'bench.sh energy 10,20 2 1 b,2 4.16su cpu\$' '$tmp/dry2.out' && [ \$(grep -c '^qemu-system' '$tmp/dry2.out') -eq 1 ]"
 check "make rfc passes PLATFORMS, N, DURATION and REPS as options" \
 	sh -c "make -s -n -C '$LAB_TOP' rfc PLATFORMS=hikey960 N='10 20' DURATION=2 REPS=4 | grep -q 'lab/rfc -p \"hikey960\" -N \"10 20\" -d \"2\" -r \"4\"'"
 

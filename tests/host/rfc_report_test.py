@@ -25,7 +25,8 @@ EMCOST = os.path.join(LAB_TOP, "build", "tools", "emcost")
 NEW = ("bench-energy n 10 policy b rep 2 window_us 5000000 total_uj 1000000 domains_uj 1000100 "
        "cpus cpu0:100000,cpu1:300000,cpu2:100000,cpu3:100000,cpu4:100000,cpu5:100000 su 4.16 "
        "clusters_uj cluster0:150000,cluster1:50000 cluster_on_ms cluster0:2500.0,cluster1:1000.0 "
-       "cluster_busy_ms cluster0:2000.0,cluster1:500.0")
+       "cluster_busy_ms cluster0:2000.0,cluster1:500.0 "
+       "opp_ms policy0:450000=4000/850000=1000,policy1:450000=0/625000=2500/1100000=2500")
 OLD = ("bench-energy n 20 policy 2 rep 1 window_us 5013300 total_uj 1757900 domains_uj 1757850 "
        "cpus cpu0:1,cpu1:2,cpu2:3,cpu3:4,cpu4:5,cpu5:6")
 
@@ -94,6 +95,21 @@ class Parse(unittest.TestCase):
         self.assertEqual(r["clusters_uj"], {"cluster0": 150000, "cluster1": 50000})
         self.assertEqual(r["cluster_on_ms"]["cluster1"], 1000.0)
         self.assertEqual(r["cluster_busy_ms"]["cluster0"], 2000.0)
+        self.assertEqual(r["opp_ms"], {"policy0": {450000: 4000.0, 850000: 1000.0},
+                                       "policy1": {450000: 0.0, 625000: 2500.0, 1100000: 2500.0}})
+
+    def test_opp_stats(self):
+        """Mean MHz time-weighted over the runs, share at the top OPP: by hand,
+        little (450 x 4000 + 850 x 1000) / 5000 = 530 MHz, 20 % at 850 MHz;
+        big (625 x 2500 + 1100 x 2500) / 5000 = 862.5 MHz, 50 % at 1100."""
+        d = R.read_platform(os.path.join(PLATS, "juno-r0.plat"))
+        c = R.cell([R.parse_line(NEW)], d, False)
+        self.assertAlmostEqual(c["mean_mhz"]["little"], 530.0)
+        self.assertAlmostEqual(c["top_opp_pct"]["little"], 20.0)
+        self.assertAlmostEqual(c["mean_mhz"]["big"], 862.5)
+        self.assertAlmostEqual(c["top_opp_pct"]["big"], 50.0)
+        c = R.cell([R.parse_line(OLD)], d, False)
+        self.assertEqual((c["mean_mhz"], c["top_opp_pct"]), ({}, {}), "no opp_ms, no figures")
 
     def test_old_line(self):
         r = R.parse_line(OLD, "6.12")
@@ -118,6 +134,21 @@ class Parse(unittest.TestCase):
                          [("little", [0, 3, 4, 5], "cluster0", False), ("big", [1, 2], "cluster1", True)])
         # 4 x 93 + 57 mW (little at 850 MHz), 2 x 616 + 64 mW (big at 1100 MHz).
         self.assertEqual(R.ceiling_uw(d), 4 * 93000 + 57000 + 2 * 616000 + 64000)
+
+    def test_workload_ceiling(self):
+        """By hand, Juno r0: idle floor 4 x 6 + max(57, 56) + 2 x 15 + max(64, 65)
+        = 176 mW; the dearest work is the A57's at 1100 MHz, (616 - 15) / 1024
+        mW per unit, for up to 2 x 1024 units, then the A53's at 850 MHz,
+        (93 - 6) / (1024 x 578 x 850 / (1024 x 1100)) per unit."""
+        d = R.read_platform(os.path.join(PLATS, "juno-r0.plat"))
+        big = 601.0 / 1024
+        little = 87.0 / (1024.0 * 578 * 850 / (1024 * 1100))
+        self.assertAlmostEqual(R.workload_ceiling_uw(d, 512) / 1000, 176 + 512 * big)
+        self.assertAlmostEqual(R.workload_ceiling_uw(d, 2560) / 1000, 176 + 2048 * big + 512 * little)
+        self.assertIsNone(R.workload_ceiling_uw(d, 2048 + 4 * 447), "more work than the CPUs can do")
+        for x in d:
+            x["board_wfi_uw"] = None
+        self.assertIsNone(R.workload_ceiling_uw(d, 512), "no board model, no ceiling")
 
     def test_platform_hikey960(self):
         d = R.read_platform(os.path.join(PLATS, "hikey960.plat"))
@@ -218,6 +249,10 @@ class Sample(unittest.TestCase):
         self.assertRegex(text, r"- \(a\) .*\*\*(met|missed)\*\*; N=10: ")
         self.assertRegex(text, r"- \(b\) .*\*\*(met|missed)\*\*; N=10: baseline ")
         self.assertNotIn("Missing cells", text)
+        # The sample is N = 10 and 50: the RFC's N = 50 Joules exceed the
+        # board model's ceiling (44.33 J, test_workload_ceiling's figure).
+        self.assertIn("J per 30 s: N=10: 14.29; N=50: 44.33.", text)
+        self.assertIn("reach: N=50: RFC none 47.24 (+6.6%); N=50: RFC EAS 45.37 (+2.3%).", text)
 
     def test_main_writes(self):
         out = io.StringIO()
