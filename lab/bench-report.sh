@@ -1,7 +1,7 @@
 #!/bin/sh
 # The benchmark's report (issue 5), from what lab/bench left in DIR:
 # DIR/report.md (the seed's tables with mean, RSD, % vs none, each policy
-# against 6.12's EAS and against the Energy Model's optimum, where the
+# against 6.12's EAS and against the optimum on the meter's model, where the
 # energy went, the targets met or missed and by how much), one plot per
 # platform (DIR/energy-PLATFORM.png, energy against N per policy), and the
 # report printed.  DIR/notes.md, when present (a human's analysis of a
@@ -26,6 +26,8 @@ duration=$(cfg duration)
 # One task's util: 800 us of work at speed 1024 every 16 ms, of 1024.
 TASK_UTIL=51.2
 MARGIN_PCT=20
+# The tasks' period, for the board model's idle states.
+PERIOD_US=16000
 # The seed's Juno r0 savings against none (cover letter, 2.1.2), N = 10..50.
 SEED_JUNO_SAVINGS='10:-33.42 20:-30.44 30:-31.49 40:-16.44 50:-3.96'
 HB_TARGET_PCT=1
@@ -35,29 +37,53 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # plat_model PLATFILE: one line per CPU, "cpu K domain D cap C idle_uw I
-# top_uw T", and one per OPP, "opp D cap C uw P": capacities the kernel
-# derives (capacity-dmips-mhz x top frequency, the largest = 1024, scaled
-# by the OPP's frequency).
+# top_uw T", and one per OPP, "opp D cap C uw P idle_uw I": capacities the
+# kernel derives (capacity-dmips-mhz x top frequency, the largest = 1024,
+# scaled by the OPP's frequency).  The powers are the Energy Model's, or
+# with board=1 the board model's the meter charges: a CPU's idle_uw its
+# deepest idle power plus its share of its cluster's, top_uw its top OPP
+# plus that share of the cluster's top power, an OPP's uw the CPU's
+# active power there and idle_uw the CPU's deepest idle power (so that
+# idle and top bound what the meter can read).
 plat_model() {
-	awk '
+	awk -v board="$board" '
+	function lower(a, b) { return a == "" || b < a ? b : a }
 	$1 == "domain" { d = $2; nd++; dom[nd] = d; next }
 	$1 == "cpus" { for (i = 2; i <= NF; i++) cpus[d] = cpus[d] " " $i; next }
 	$1 == "capacity-dmips-mhz" { dmips[d] = $2; next }
 	$1 == "idle-power-uw" { idle[d] = $2; next }
 	$1 == "opp" { no[d]++; khz[d, no[d]] = $2; uw[d, no[d]] = $4
 		if ($2 > top[d]) { top[d] = $2; topuw[d] = $4 } }
+	$1 == "board-opp" { bcpu[d, $2] = $3; if ($4 > bcltop[d]) bcltop[d] = $4 }
+	$1 == "board-wfi" { bidle[d] = lower(bidle[d], $2); bclidle[d] = lower(bclidle[d], $3) }
+	$1 == "board-idle" { bidle[d] = lower(bidle[d], $7); bclidle[d] = lower(bclidle[d], $8) }
 	END {
 		for (i = 1; i <= nd; i++) { d = dom[i]; s = dmips[d] * top[d]; if (s > best) best = s }
 		for (i = 1; i <= nd; i++) {
 			d = dom[i]; cap = 1024 * dmips[d] * top[d] / best
 			n = split(cpus[d], c, " ")
+			ci = idle[d]; ct = topuw[d]; oi = idle[d]
+			if (board) {
+				ci = bidle[d] + bclidle[d] / n; ct = bcpu[d, top[d]] + bcltop[d] / n; oi = bidle[d]
+			}
 			for (k = 1; k <= n; k++)
-				printf "cpu %d domain %s cap %.1f idle_uw %d top_uw %d\n", c[k], d, cap, idle[d], topuw[d]
+				printf "cpu %d domain %s cap %.1f idle_uw %d top_uw %d\n", c[k], d, cap, ci, ct
 			for (k = 1; k <= no[d]; k++)
-				printf "opp %s cap %.3f uw %d idle_uw %d\n", d, cap * khz[d, k] / top[d], uw[d, k], idle[d]
+				printf "opp %s cap %.3f uw %d idle_uw %d\n", d, cap * khz[d, k] / top[d],
+					board ? bcpu[d, khz[d, k]] : uw[d, k], oi
 		}
 	}' "$1"
 }
+
+# The meter the run read: the board's (cluster channels in its energy
+# lines; lab_emu's default since 2026-12-04) or the Energy Model's (older
+# runs, or lab_emu.em_meter=1).  The optimum and the bounds are priced
+# on the same model.
+board=0
+if grep -sh '^bench-energy ' "$dir"/*-energy/experiment.log |
+	awk '$18 == "clusters_uj" && $19 != "-" { f = 1 } END { exit !f }'; then
+	board=1
+fi
 
 # add KEY X collects X under KEY; stats KEY returns their mean and sets sd
 # (sample standard deviation).
@@ -92,10 +118,18 @@ kernel_version() {
 	echo "$duration s per run, $(cfg iter) runs per policy and N; hackbench --pipe --threads -g G -l $(cfg hb_loops),"
 	echo "$(cfg hb_iter) runs per policy and G.  Policies switched through kernel.sched_energy_policy in one"
 	echo "boot per platform and test, interleaved, their order rotating each iteration.  Energy from the lab's"
-	echo "meter (CPUs only, like Juno's own meter) over each rt-app run (its start to its exit)."
-	echo "Optimum: \`emcost optimum -m $MARGIN_PCT PLATFILE ${TASK_UTIL}xN\` (the best static placement, each"
-	echo "frequency domain at its lowest OPP with ${MARGIN_PCT}% margin, LISA's rule), its power over the"
-	echo "run's $duration s plus every CPU's idle power over the rest of the metered window."
+	if [ "$board" = 1 ]; then
+		echo "meter, charging the board's power model (CPUs and clusters, idle states), over each rt-app run"
+		echo "(its start to its exit).  Optimum: \`emcost -B -p $PERIOD_US optimum PLATFILE ${TASK_UTIL}xN\` (the"
+		echo "cheapest static placement on the same board model, idle states chosen by the gaps the period"
+		echo "leaves), its power over the metered window."
+	else
+		echo "meter (CPUs only, the Energy Model's power: lab_emu.em_meter=1 or a run before 2026-12-04) over"
+		echo "each rt-app run (its start to its exit).  Optimum: \`emcost optimum -m $MARGIN_PCT PLATFILE ${TASK_UTIL}xN\`"
+		echo "(the best static placement, each frequency domain at its lowest OPP with ${MARGIN_PCT}% margin,"
+		echo "LISA's rule), its power over the run's $duration s plus every CPU's idle power over the rest of"
+		echo "the metered window."
+	fi
 	echo "RSD: standard deviation / mean.  Series vs 6.12 \"paired\": the mean over iterations of the series'"
 	echo "energy over 6.12's in the same iteration (adjacent runs, so drift of the host cancels), +- twice"
 	echo "its standard error.  Lower is better everywhere."
@@ -113,7 +147,12 @@ for plat in $(cfg platforms); do
 	: >"$tmp/opt"
 	for n in $(cfg n); do
 		# A search that does not end is reported, not waited for.
-		if ! out=$(timeout "${EMCOST_TIMEOUT:-300}" "$EMCOST" optimum -m "$MARGIN_PCT" "$platfile" "${TASK_UTIL}x$n"); then
+		if [ "$board" = 1 ]; then
+			set -- -B -p "$PERIOD_US" optimum "$platfile" "${TASK_UTIL}x$n"
+		else
+			set -- optimum -m "$MARGIN_PCT" "$platfile" "${TASK_UTIL}x$n"
+		fi
+		if ! out=$(timeout "${EMCOST_TIMEOUT:-300}" "$EMCOST" "$@"); then
 			log "warning: emcost optimum failed for $plat, $n tasks: no optimum in the report"
 			out='power_uw -'
 		fi
@@ -127,7 +166,7 @@ for plat in $(cfg platforms); do
 	# share of the energy (where the tasks ran), a lower bound and an upper
 	# bound no run can cross (see tests/guest/bench.sh).
 	grep -s '^bench-energy ' "$elog" >"$tmp/energy" || true
-	awk -v dur="$duration" "$stats_awk"'
+	awk -v dur="$duration" -v board="$board" "$stats_awk"'
 	FILENAME ~ /model$/ && $1 == "cpu" { dom[$2] = $4; cap[$2] = $6; idle_all += $8; top_all += $10
 		if ($6 > bigcap) bigcap = $6; next }
 	FILENAME ~ /model$/ && $1 == "opp" { c = ($6 - $8) / $4; if (mincost == "" || c < mincost) mincost = c; next }
@@ -163,9 +202,10 @@ for plat in $(cfg platforms); do
 				line = line sprintf(" %.4f %.2f %d %.4f %.1f", m, 100 * s / m, cnt[k], w, b)
 				wsum += w; wcnt++
 			}
-			# The optimum over the mean window: its power for the run, idle after.
+			# The optimum over the mean window: its power for the run, idle
+			# after (the board model prices its idle states already).
 			ow = wsum / wcnt; wsum = wcnt = 0
-			oj = opt[n] == "-" ? "-" : sprintf("%.4f", (opt[n] * dur + idle_all * (ow - dur)) / 1e6)
+			oj = opt[n] == "-" ? "-" : sprintf("%.4f", (opt[n] * (board ? ow : dur) + (board ? 0 : idle_all * (ow - dur))) / 1e6)
 			# Series vs 6.12 paired within each iteration: the two ran minutes
 			# apart at most, so drift of the host cancels out.
 			for (r in reps)
@@ -258,6 +298,8 @@ for plat in $(cfg platforms); do
 	}' "$tmp/hb" >>"$tmp/body.md"
 
 	# The plot: energy against N per policy, the optimum beside them.
+	optlabel="optimum (EM, ${MARGIN_PCT}% margin)"
+	[ "$board" = 0 ] || optlabel="optimum (board model)"
 	awk '{ print $1, $2, $2 * $3 / 100, $7, $7 * $8 / 100, $12, $12 * $13 / 100, $17 }' \
 		"$tmp/etab" >"$dir/energy-$plat.dat"
 	gnuplot <<-PLOT || die "gnuplot failed for $plat"
@@ -271,7 +313,7 @@ for plat in $(cfg platforms); do
 	plot "$dir/energy-$plat.dat" using 1:2:3 with yerrorlines title "none", \
 	     "" using 1:4:5 with yerrorlines title "6.12 EAS", \
 	     "" using 1:6:7 with yerrorlines title "this series", \
-	     "" using 1:8 with linespoints dashtype 2 title "optimum (EM, 20% margin)"
+	     "" using 1:8 with linespoints dashtype 2 title "$optlabel"
 	PLOT
 	echo "![$plat energy](energy-$plat.png)" >>"$tmp/body.md"
 	echo >>"$tmp/body.md"
