@@ -1,7 +1,9 @@
 #!/bin/sh
 # Kernel quality gates on the series in patches/: every patch applies in
 # order, the tree builds without a compiler warning after each one
-# (bisectable), checkpatch --strict reports nothing, each commit message
+# (bisectable), and so does kernel/sched/ without the Energy Model (arm64
+# allnoconfig: no ENERGY_MODEL, no schedutil, the stubs' side of every
+# #ifdef), checkpatch --strict reports nothing, each commit message
 # has a body and a Signed-off-by, and sparse reports no new warning in
 # the files the series touches.  One "ok"/"not ok" line per gate.
 #
@@ -13,6 +15,7 @@ LAB_TOP=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
 
 BISECT_SRC=$BUILD_DIR/bisect
 BISECT_OBJ=$BUILD_DIR/obj/bisect
+NOEM_OBJ=$BUILD_DIR/obj/bisect-noem
 kernel_build_env
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -29,6 +32,13 @@ bisect_at() {
 
 kmake() {
 	flock "$KERNEL_BUILD_LOCK" make -s -C "$BISECT_SRC" O="$BISECT_OBJ" "$CC_OVERRIDE" \
+		-j"$(nproc)" "$@"
+}
+
+# kmake_noem TARGET...: make in the bisect tree, configured without the
+# Energy Model (allnoconfig, made once per commit: it is quick).
+kmake_noem() {
+	flock "$KERNEL_BUILD_LOCK" make -s -C "$BISECT_SRC" O="$NOEM_OBJ" "$CC_OVERRIDE" \
 		-j"$(nproc)" "$@"
 }
 
@@ -68,7 +78,7 @@ if [ ! -d "$BISECT_SRC" ]; then
 	git -C "$KSRC" worktree prune
 	git -C "$KSRC" -c gc.auto=0 worktree add -q --detach "$BISECT_SRC" debian-base
 fi
-mkdir -p "$BISECT_OBJ"
+mkdir -p "$BISECT_OBJ" "$NOEM_OBJ"
 [ -f "$KOBJ/.config" ] || die "no $KOBJ/.config: build the lab kernel first"
 n=0
 for c in $commits; do
@@ -84,6 +94,13 @@ for c in $commits; do
 	else
 		not_ok "patch $n builds on its own: $subject"
 		grep -E 'error|Error' "$tmp/log" | head -n 10 | sed 's/^/    /'
+	fi
+	if kmake_noem allnoconfig >"$tmp/log" 2>&1 && ! grep -q '^CONFIG_ENERGY_MODEL=y' "$NOEM_OBJ/.config" &&
+	   kmake_noem kernel/sched/ >>"$tmp/log" 2>&1 && ! grep -q 'warning:' "$tmp/log"; then
+		ok "patch $n builds kernel/sched/ without the Energy Model: $subject"
+	else
+		not_ok "patch $n builds kernel/sched/ without the Energy Model (allnoconfig): $subject"
+		grep -E 'error|Error|warning:' "$tmp/log" | head -n 10 | sed 's/^/    /'
 	fi
 done
 
