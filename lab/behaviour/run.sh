@@ -11,8 +11,9 @@
 # is at most 15%; OverutilizedBigs and Misfit pass when every run does.
 # Only the series' verdicts are required; the others are reported.
 #
-# Usage: lab/behaviour/run.sh [-r REPS] [-o OUTDIR] [-T TIMEOUT] [-A] [PLATFORM...]
+# Usage: lab/behaviour/run.sh [-r REPS] [-t TESTS] [-o OUTDIR] [-T TIMEOUT] [-A] [PLATFORM...]
 #   -r REPS      runs per test and policy (default 6)
+#   -t TESTS     only these tests, comma-separated (default: all)
 #   -o OUTDIR    results (default results/behaviour-<date>)
 #   -T TIMEOUT   boot timeout per platform, seconds (default 900)
 #   -A           analyse OUTDIR's guest results again, without booting
@@ -24,7 +25,7 @@ LAB_TOP=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
 . "$LAB_TOP/lab/lib.sh"
 B=$LAB_TOP/lab/behaviour
 
-reps=6 outdir='' timeout=900 analyse_only=0
+reps=6 outdir='' timeout=900 analyse_only=0 only=''
 # LISA's test_slack(negative_slack_allowed_pct=15).
 LATE_PCT_MAX=15
 # A never-sleeping task on a little CPU must reach a big one within this.
@@ -46,9 +47,10 @@ usage() {
 	sed -n '2,/^$/s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 }
-while getopts r:o:T:Ah opt; do
+while getopts r:t:o:T:Ah opt; do
 	case $opt in
 	r) reps=$OPTARG ;;
+	t) only=$OPTARG ;;
 	o) outdir=$OPTARG ;;
 	T) timeout=$OPTARG ;;
 	A) analyse_only=1 ;;
@@ -185,6 +187,13 @@ score_misfit() { # PLATFORM DIR
 	done
 }
 
+# select_tests NAMES LIST: keep only the comma-separated NAMES in LIST.
+select_tests() {
+	awk -v names=",$1," 'index(names, "," $1 ",")' "$2" >"$2.sel"
+	[ -s "$2.sel" ] || die "-t $1: no such test (tests: $(awk '{ printf "%s ", $1 }' "$2"))"
+	mv "$2.sel" "$2"
+}
+
 start=$(date +%s)
 for plat in "$@"; do
 	platfile=$(platform_file "$plat")
@@ -195,6 +204,7 @@ for plat in "$@"; do
 		[ -d "$dir/guest/behaviour" ] || die "-A: no guest results in $dir/guest"
 	else
 		"$B/workloads.sh" "$platfile" "$dir/workloads"
+		[ -z "$only" ] || select_tests "$only" "$dir/workloads/tests.list"
 	fi
 	# shellcheck source=/dev/null
 	. "$dir/workloads/platform.env"
