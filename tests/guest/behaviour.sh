@@ -14,11 +14,11 @@ out=$LAB_TOP/results/behaviour-$(date +%Y%m%d-%H%M%S)
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 rc=0
-# A verdict is on the mean of the runs' ratios.  One run's ratio spreads
-# widely on some tests: ThreeSmallTasks on gs101 under the series is
-# either about 1.04 or 1.15-1.36 (8 runs, limit 1.20), and 2 runs made the
-# mean land on the limit in a clean make check.  With 6 runs the mean
-# exceeds the limit only if nearly all of them are of the bad kind.
+# A verdict is on the mean of the runs' ratios: one run's ratio spreads
+# (6.12's EAS on gs101 ThreeSmallTasks: 1.02-1.34 in 30 runs).  The
+# series was bimodal there too (1.36-1.39 in 5 of 14 runs, tasks woken
+# together herded onto one CPU) until its wake-up stopped pricing CPUs
+# with a wake-up in flight: 1.001-1.040 in 30 runs since.
 "$LAB_TOP/lab/behaviour/run.sh" -r 6 -o "$out" >"$log" 2>&1 || rc=$?
 verdicts=$out/verdicts
 if [ ! -s "$verdicts" ]; then

@@ -2,7 +2,8 @@
 # The series in the booted guest: its KUnit suite passes, the policy
 # sysctl takes valid values only, its trace events report decisions, a
 # misfit task reaches a big CPU, and platforms that cannot run EAS (all
-# CPUs alike, or a CPU without power data) boot with it off.
+# CPUs alike, or a CPU without power data) boot with it off and refuse
+# a policy.
 set -eu
 LAB_TOP=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
 # shellcheck source=tests/lib.sh
@@ -87,10 +88,15 @@ if guest misfit "$DATA/misfit.sh" 0 '1 2' "$MISFIT_REPS"; then
 		sh -c "[ $n -eq $MISFIT_REPS ] && [ ${worst:-99999} -le $MISFIT_BOUND_MS ]"
 fi
 
+# shellcheck disable=SC2016 # expanded in the guest
 if guest symmetric -p "$LAB_TOP/tests/host/good/symmetric.plat" \
-	cmd 'cat /proc/sys/kernel/sched_energy_policy'; then
+	cmd 'f=/proc/sys/kernel/sched_energy_policy; b=$(cat $f); if echo 1 >$f; then echo policy-write-accepted; fi; echo "policy $b -> $(cat $f)"'; then
 	check "symmetric platform: EAS stays off" \
 		sh -c "! grep -q 'sched_energy_set: starting EAS' '$tmp/symmetric/console.log'"
+	out=$tmp/symmetric/experiment.log
+	check "symmetric platform: kernel.sched_energy_policy refuses a write ($(grep -m1 '^policy ' "$out" || echo 'no result'))" \
+		sh -c "grep -qx 'policy 2 -> 2' '$out' && ! grep -q policy-write-accepted '$out'"
+	grep -i 'not supported\|write error' "$out" | sed 's/^/    /' || true
 fi
 if guest nopower -p "$LAB_TOP/tests/host/good/no-power.plat" idle; then
 	check "a CPU without power data: EAS off, with a message naming it" \
