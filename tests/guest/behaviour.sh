@@ -15,10 +15,10 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 rc=0
 # A verdict is on the mean of the runs' ratios: one run's ratio spreads
-# (6.12's EAS on gs101 ThreeSmallTasks: 1.02-1.34 in 30 runs).  The
+# (6.12's EAS on gs101 ThreeSmallTasks: 1.01-1.40 in 30 runs).  The
 # series was bimodal there too (1.36-1.39 in 5 of 14 runs, tasks woken
-# together herded onto one CPU) until its wake-up stopped pricing CPUs
-# with a wake-up in flight: 1.001-1.040 in 30 runs since.
+# together herded onto one CPU) until its wake-up passed over CPUs with
+# a wake-up in flight: 1.001-1.040 in 30 runs since.
 "$LAB_TOP/lab/behaviour/run.sh" -r 6 -o "$out" >"$log" 2>&1 || rc=$?
 verdicts=$out/verdicts
 if [ ! -s "$verdicts" ]; then
