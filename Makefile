@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Energy Aware Scheduling on Debian's Linux 6.12, and the QEMU lab that
 # emulates big.LITTLE platforms to measure it.  See README.md.
 #

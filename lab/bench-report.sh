@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The benchmark's report (issue 5), from what lab/bench left in DIR:
 # DIR/report.md (the seed's tables with mean, RSD, % vs none, each policy
 # against 6.12's EAS and against the optimum on the meter's model, where the

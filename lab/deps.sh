@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Install what the lab needs on a Debian 12 host, and nothing when it is
 # already there.  Usage: lab/deps.sh host|guest|all
 set -eu

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Shared helpers for the lab's shell scripts (sourced, POSIX sh).
 # The sourcing script sets LAB_TOP to the repository's top directory.
 # shellcheck shell=sh

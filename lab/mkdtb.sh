@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Make the DTB a platform boots with: QEMU's own virt DTB (dumped with the
 # same -cpu/-smp/-m as the boot), with its cpus node replaced by the
 # platform's CPUs, cpu-map, fixed clocks and OPP tables (platgen dts).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Print an experiment's summary.json as a short table: the verdict, the
 # energy on the board meter with the Energy Model's estimate of it, per-CPU
 # busy time and energy, per-policy frequency residency and energy, and the

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
 """The 2018 RFC's energy table in the lab: the report of a lab/rfc run.
 
 Reads what lab/rfc left in DIR (config, one PLATFORM-suMODE/experiment.log

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Write an experiment's summary.json from what the guest handed back.
 
 Over the experiment (after.txt minus before.txt, both written by the guest's

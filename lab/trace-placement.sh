@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Where the tasks of one name ran, from a trace-cmd trace with
 # sched_switch (lab/run -t): per CPU, the time they ran and how many of
 # them ran there; with the series' sched_overutilized_sd events, the share

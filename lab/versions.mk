@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Every version the lab depends on, pinned in one place.
 # The kernel tree: Debian's linux-source-6.12 package (bookworm-security).
 LINUX_SOURCE_PKG     := linux-source-6.12

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Helpers for test suites (sourced, POSIX sh).  The sourcing suite sets
 # LAB_TOP first.
 # shellcheck shell=sh

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # make check: build what the tests need, run every suite, tally.
 # A suite is an executable tests/*/NAME.sh printing one line per case,
 # "ok - ..." or "not ok - ...", as TAP does.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Trace extraction for the behaviour tests: the events of a trace.dat
 # that the analysis needs, one per line, times in microseconds:
 #   mark T TEXT...                        a "behaviour: TEXT" marker

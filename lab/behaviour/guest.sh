@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Guest side of the behaviour tests (lab/behaviour/run.sh bundles it with
 # the workloads into one experiment): each test of DIR/tests.list, REPS
 # times under each placement policy, the policies interleaved and their

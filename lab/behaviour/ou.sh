@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The over-utilization scenario of one run (workload OverutilizedBigs: a
 # never-sleeping task pinned to each big CPU, small periodic tasks free to
 # go anywhere), from its trace events:

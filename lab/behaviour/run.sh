@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # make behaviour: LISA's EAS behaviour tests and the over-utilization
 # scenarios on each platform, under each placement policy (0 none, 1
 # 6.12's EAS, 2 this series), all in one boot per platform.  Scores every

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # LISA's two scores of one behaviour-test run: the energy of the observed
 # placement against the optimal placement on the platform's Energy Model
 # (`emcost score` over lab/behaviour/segments.sh's output), and the share

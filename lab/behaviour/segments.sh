@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Placement over time of one behaviour-test run, as LISA's
 # test_task_placement sees it: for each task of the rt-app profile, the CPU
 # it last ran on (sleeping or not), with the util the profile expects of it

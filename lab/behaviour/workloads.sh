@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The behaviour tests' workloads for one platform, generated from its
 # capacities (and, for the frequency-domain test, its Energy Model), as
 # LISA's eas_behaviour.py builds them: rt-app tasks of 16 ms period whose

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The seed's benchmarks (issue 5), guest side, each placement policy
 # switched through kernel.sched_energy_policy in this one boot, the
 # policies interleaved and their order rotating every iteration, so that

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Where the run-to-run spread of the seed workload's energy comes from.
 # The same workload (N periodic tasks, 16 ms period, 800 us of work at
 # speed 1024) runs REPS times in each of three setups, interleaved so

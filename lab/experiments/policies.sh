@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The seed's energy test under each placement policy, in one boot: N
 # periodic rt-app tasks (16 ms period, 800 us of work at speed 1024, i.e.
 # 5% of the biggest CPU), DURATION seconds, REPS times per policy, the

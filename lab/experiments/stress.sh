@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Robustness storm (guest side of tests/guest/stress.sh and make stress):
 # while the seed's 30-task rt-app workload (16 ms period, 800 us of work)
 # and hackbench bursts run, for DURATION seconds at once

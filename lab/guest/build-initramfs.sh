@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Assemble the guest's initramfs from Debian arm64 packages, rt-app rebuilt
 # with the lab's patch, and the lab's guest scripts.  Byte-for-byte reproducible from the same .debs: file
 # order, owners and timestamps are fixed, gzip stores no name or time.

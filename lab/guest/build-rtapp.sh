@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Rebuild rt-app 1.0 for the guest from Debian's source with the lab's
 # patch (lab/guest/rt-app/*.patch: run/runtime use /dev/lab-work), cross
 # compiled against libjson-c-dev:arm64.  Debian's packaging tarball is

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Build the lab kernel: Debian's pinned linux-source-6.12, the series in
 # patches/ applied with git am, allnoconfig + a config fragment, cross
 # compiled for arm64.  Incremental: each step is skipped when its inputs

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Kernel quality gates on the series in patches/: every patch applies in
 # order, the tree builds without a compiler warning after each one
 # (bisectable), and so does kernel/sched/ without the Energy Model (arm64

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The behaviour tests (lab/behaviour/run.sh, what make behaviour runs) as a
 # make check suite: one boot per platform (Juno r0, HiKey960, gs101), each
 # test under each placement policy, 6 runs each.  One case per test and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # make bench, reduced (issue 5, item 6): Juno r0, N = 10 and 50, 5 s runs,
 # 2 iterations, hackbench G = 1 and 2; prints its report and checks that
 # the benchmark produced complete, sane numbers.  Not the performance

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Lab fidelity (docs/lab-fidelity.md).  On Juno r0, in one boot, the
 # emulated speed and the Energy Model's meter (issue 3), booted with
 # lab_emu.em_meter=1 cpuidle.off=1, the lab as it was before the board's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Boot every platform and compare what the kernel shows (lab-facts in the
 # guest) with what its description says (platgen facts): capacities, the
 # SD_ASYM_CPUCAPACITY level, cpufreq policies with schedutil, Energy Model

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # make rfc, reduced: Juno r0, N = 10, 2 s runs, 1 rep, the RFC's baseline
 # (b) and the series (2), under both schedutil modes (two boots); checks
 # that every cell is there, that every run's energy is physically

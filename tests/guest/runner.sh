@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # lab/run as a user meets it: each kind of experiment runs and its files
 # come back, summary.json's energy and idle figures add up, tracing records
 # the events, and a guest that panics, hangs or fails, or a bad platform,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The series in the booted guest: its KUnit suite passes, the policy
 # sysctl takes valid values only, its trace events report decisions, a
 # misfit task reaches a big CPU, and platforms that cannot run EAS (all

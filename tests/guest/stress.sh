@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Robustness of the series under the kernel's debug machinery (issue 7).
 # Builds the debug kernel (lab/kernel/debug.config over lab.config, in
 # build/obj/debug) and checks every option it asks for is in its .config;

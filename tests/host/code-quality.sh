@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The repository's own code meets its standards: every shell script
 # passes ShellCheck, the C host tools build with -Wall -Wextra -Werror.
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # emcost, the Energy Model cost and optimum behind the benchmark's and the
 # behaviour tests' verdicts: hand-computed powers, the optimum against a
 # brute force over every placement, the timeline score, and bad input.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The guest initramfs is byte-for-byte reproducible from the same .debs and
 # holds the tools the experiments need.
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The kernel build's failure modes give one clear message naming the
 # cause: a patch that does not apply, a series naming a missing file, a
 # config option that does not stick, a pinned version apt cannot provide.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Host tests for platgen: the real platforms against their published
 # numbers, every malformed file in tests/host/bad/, and the edge platforms
 # in tests/host/good/.  The DT fragments are merged into the DTB QEMU itself

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # lab/rfc (make rfc) on the host: its options and dry run, its report
 # generator lab/rfc_report.py (unit tests, tests/host/rfc_report_test.py,
 # on the recorded sample in tests/host/data/rfc-sample and on synthetic

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Unit tests of lab/rfc_report.py, on the recorded sample in
 tests/host/data/rfc-sample (a lab/rfc run trimmed to N = 10 and 50) and on
 synthetic runs.  Prints one line per test, "ok - NAME" or "not ok - NAME"

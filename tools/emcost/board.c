@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The board power model: what the lab's energy meter charges
  * (docs/emcost.md, "The board model").  Per frequency domain, which is

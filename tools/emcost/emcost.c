@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * emcost COMMAND [-m MARGIN] [-I | -B [-p PERIOD]] PLATFILE ARGS: the
  * command line (the options may come first).  See docs/emcost.md for the

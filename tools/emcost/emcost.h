@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * emcost: the cost of task placements on a platform's Energy Model, and the
  * cheapest static placement, as LISA's EnergyModel scores EAS behaviour;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The Energy Model as LISA's EnergyModel scores placements
  * (lisa/energy_model.py, estimate_from_cpu_util() and

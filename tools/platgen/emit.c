@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The three outputs of a valid description: shell variables for the QEMU
  * runner, the DT fragment appended to QEMU's own virt DTS, and the facts a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * platgen COMMAND FILE: the command line.  Every command validates FILE
  * the same way first, so "check" can never disagree with the others.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Reading a platform description: lexing, one handler per key, and the
  * per-line checks that can be made as soon as a line is seen.  Checks that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * platgen: platform description -> QEMU virt DT fragment, runner variables
  * and the facts a booted guest must show.  See docs/platform-format.md.

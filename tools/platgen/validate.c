@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Whole-file checks, run after every line parsed cleanly, and the values
  * derived from a valid description.  The order of the checks decides which

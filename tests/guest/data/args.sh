@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Guest side of tests/guest/runner.sh: proves a script gets its arguments
 # and can leave files in /results; it loads a CPU so that OPP changes
 # show in its trace.

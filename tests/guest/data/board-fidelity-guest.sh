@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Guest side of the board meter's checks in tests/guest/fidelity.sh, on
 # tests/guest/data/board-fidelity.plat (little CPUs 0-1, big CPUs 2-3).
 # Prints one line per measurement; the host computes expectations.

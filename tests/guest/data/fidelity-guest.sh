@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Guest side of tests/guest/fidelity.sh: measures and prints one line per
 # result; the host suite computes the expectations and errors.
 # Usage: fidelity-guest.sh SEED_JSON RUNS

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Guest side of tests/guest/series.sh: a task that never sleeps, started on
 # little CPU $1 and then allowed everywhere, must reach one of the big CPUs
 # $2 once its utilization outgrows the little CPU.  Measured $3 times under each placement policy, 6.12's (1) and the

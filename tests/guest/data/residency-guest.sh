@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Guest side of check (c) of the board meter in tests/guest/fidelity.sh:
 # cpuidle's time in each idle state against the meter's time asked for in
 # it, per CPU, over the seed's workload.  One line per CPU and state:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Guest side of tests/guest/series.sh: kernel.sched_energy_policy takes
 # 0, 1 and 2 and refuses anything else with an error, the value unchanged.
 set -u
