@@ -323,3 +323,103 @@ expect_fail "a malformed platform file names the file and line" \
 	"bad-margin.plat:1:" sh -c "echo 'platform x y' >'$tmp/bad-margin.plat' &&
 	'$emcost' optimum '$tmp/bad-margin.plat' 100"
 expect_fail "a margin of 100%" "not a margin" "$emcost" optimum -m 100 "$juno" 1
+
+# run_emcost ARG...: emcost's status in $rc, its output in $tmp/out and
+# $tmp/err.
+run_emcost() {
+	rc=0
+	"$emcost" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+}
+
+# refuses NAME STATUS MESSAGE ARG...: emcost ARG... exits with STATUS,
+# prints nothing on stdout and MESSAGE as its only line on stderr.
+refuses() {
+	name=$1 status=$2 message=$3
+	shift 3
+	run_emcost "$@"
+	if [ "$rc" -eq "$status" ] && [ ! -s "$tmp/out" ] &&
+		[ "$(cat "$tmp/err")" = "$message" ]; then
+		ok "$name: status $status, \"$message\""
+	else
+		not_ok "$name: status $rc (want $status), stdout $(wc -c <"$tmp/out") bytes, stderr:"
+		head -n 3 "$tmp/err" | sed 's/^/    /'
+	fi
+}
+
+# Help asked for is output: stdout, status 0.  A usage error is not.
+for arg in --help -h; do
+	run_emcost "$arg"
+	check "emcost $arg: usage on stdout, nothing on stderr, status 0" \
+		test "$rc" -eq 0 -a ! -s "$tmp/err" \
+		-a "$(head -c 13 "$tmp/out")" = "usage: emcost"
+done
+# usage_error NAME ARG...: emcost ARG... is refused with the usage.
+usage_error() {
+	name=$1
+	shift
+	run_emcost "$@"
+	check "usage error, $name: usage on stderr only, status 2" \
+		test "$rc" -eq 2 -a ! -s "$tmp/out" -a \
+		"$(grep -c '^usage: emcost' "$tmp/err")" -eq 1
+}
+usage_error "no arguments"
+usage_error "unknown option" --bogus optimum "$juno" 100
+usage_error "an option without its value" optimum "$juno" 100 -m
+usage_error "unknown command" frobnicate "$juno" 100
+usage_error "no PLATFILE" optimum
+usage_error "no UTIL" optimum "$juno"
+usage_error "a stray argument to score" score "$juno" extra </dev/null
+
+# Non-finite and out-of-range numbers: strtod() reads "nan" and "inf", and
+# a nan passes every range comparison.  Option values exit 2 (as a usage
+# error), task and segment values 1 (as bad input).
+# Table: status, segments on stdin (one line), arguments, stderr.
+while IFS='|' read -r status input args message; do
+	printf '%s\n' "$input" >"$tmp/in"
+	name="emcost $args"
+	[ -z "$input" ] || name="'$input' | $name"
+	# shellcheck disable=SC2086 # arguments are a word list
+	refuses "non-finite or out-of-range number: $name" \
+		"$status" "$message" $args <"$tmp/in"
+done <<EOF
+1||optimum $juno nan|emcost: not a util in 0..1024: 'nan'
+1||optimum $juno nanx2|emcost: not a util in 0..1024: 'nanx2'
+1||optimum $juno inf|emcost: not a util in 0..1024: 'inf'
+1||optimum $juno 1e999|emcost: not a util in 0..1024: '1e999'
+1||estimate $juno 0:nan|emcost: not a util in 0..1024: '0:nan'
+1||estimate $juno 0:INF|emcost: not a util in 0..1024: '0:INF'
+2||optimum -m nan $juno 100|emcost: not a margin in 0..99 percent: 'nan'
+2||optimum --margin=inf $juno 100|emcost: not a margin in 0..99 percent: 'inf'
+2||optimum -m 1e999 $juno 100|emcost: not a margin in 0..99 percent: '1e999'
+2||estimate -B -p nan $board 0:100|emcost: not a period in microseconds (0 < US <= 1e9): 'nan'
+2||estimate -B -p infinity $board 0:100|emcost: not a period in microseconds (0 < US <= 1e9): 'infinity'
+2||estimate -B -p 2e9 $board 0:100|emcost: not a period in microseconds (0 < US <= 1e9): '2e9'
+1|nan 0:100|score $juno|emcost: segment line 1: not a duration in microseconds (0..1e12): 'nan'
+1|inf 0:100|score $juno|emcost: segment line 1: not a duration in microseconds (0..1e12): 'inf'
+1|1e999 0:100|score $juno|emcost: segment line 1: not a duration in microseconds (0..1e12): '1e999'
+1|1e13 0:100|score $juno|emcost: segment line 1: not a duration in microseconds (0..1e12): '1e13'
+1|1000 0:nan|score $juno|emcost: segment line 1: not a util in 0..1024: '0:nan'
+EOF
+
+# A behaviour test whose trace is missing must not score as optimal.
+refuses "score of empty stdin" 1 "emcost: no segments on stdin" \
+	score "$juno" </dev/null
+printf '\n \t\n' >"$tmp/in"
+refuses "score of blank lines only" 1 "emcost: no segments on stdin" \
+	score "$juno" <"$tmp/in"
+
+refuses "a missing platform file" 1 \
+	"emcost: $tmp/none.plat: cannot open: No such file or directory" \
+	optimum "$tmp/none.plat" 100
+expect_fail "a platform with a CPU of capacity 0 (platgen's check)" \
+	"capacity-zero.plat:17: capacity-dmips-mhz: capacity of domain 'tiny' rounds to 0" \
+	"$emcost" optimum tests/host/bad/capacity-zero.plat 1
+
+# Kernel style: the licence is the first line of every C file.
+for f in tools/emcost/*.[ch]; do
+	case $f in
+	*.c) want='// SPDX-License-Identifier: GPL-2.0-only' ;;
+	*) want='/* SPDX-License-Identifier: GPL-2.0-only */' ;;
+	esac
+	check "$f: SPDX line first" test "$(head -n 1 "$f")" = "$want"
+done

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # Host tests for platgen: the real platforms against their published
-# numbers, every malformed file in tests/host/bad/, and the edge platforms
-# in tests/host/good/.  The DT fragments are merged into the DTB QEMU itself
+# numbers, every malformed file in tests/host/bad/, the edge platforms in
+# tests/host/good/, and the derived model ("platgen model") against the
+# facts and against values computed by hand.  The DT fragments are merged into the DTB QEMU itself
 # generates for the platform and compiled with dtc.
 #
 # Usage: tests/host/platgen.sh [PLATGEN_BINARY]   (default build/tools/platgen)
@@ -40,10 +41,10 @@ not_ok() {
 	echo "not ok - $1: $2"
 }
 
-# run CMD FILE: platgen's status in $rc, its output in $TMP/out and $TMP/err.
+# run ARG...: platgen's status in $rc, its output in $TMP/out and $TMP/err.
 run() {
 	rc=0
-	"$PLATGEN" "$1" "$2" >"$TMP/out" 2>"$TMP/err" || rc=$?
+	"$PLATGEN" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
 }
 
 # fact FILE KEY: the value of one facts line, empty if absent.
@@ -272,17 +273,23 @@ real_platform() {
 # Each bad file starts with "# expect: SUBSTRING" or "# exact: :LINE: FIELD:
 # MESSAGE" (the whole stderr line after the file path).  Every command must
 # fail the same way: status 1, no stdout, one stderr line "FILE:LINE: ...".
+# bad_file FILE NAME EXACT: the same for a file whose first line cannot
+# carry the expectation (one made by the test).
 bad_file() {
 	f=$1
-	name=bad/${f##*/}
-	expect=$(sed -n '1s/^# expect: //p' "$f")
-	exact=$(sed -n '1s/^# exact: //p' "$f")
+	name=${2:-bad/${f##*/}}
+	if [ $# -eq 3 ]; then
+		expect='' exact=$3
+	else
+		expect=$(sed -n '1s/^# expect: //p' "$f")
+		exact=$(sed -n '1s/^# exact: //p' "$f")
+	fi
 	if [ -z "$expect$exact" ]; then
 		not_ok "$name" "no '# expect:' or '# exact:' first line"
 		return 0
 	fi
 	first=
-	for cmd in check info dts facts; do
+	for cmd in check info dts facts model; do
 		run "$cmd" "$f"
 		line=$(head -n 1 "$TMP/err")
 		rest=${line#"$f:"}
@@ -568,18 +575,28 @@ misc_cases() {
 		not_ok "zero-byte file" "status $rc: $(head -n 1 "$TMP/err")"
 	fi
 
-	run check "$TMP/does-not-exist.plat"
-	case $rc:$(cat "$TMP/err") in
-	"1:$TMP/does-not-exist.plat:0: file: cannot open"*) ok "missing file" ;;
-	*) not_ok "missing file" "status $rc: $(head -n 1 "$TMP/err")" ;;
-	esac
+	# No line to point at, so not "FILE:0:", which reads as a parse error.
+	for cmd in check model; do
+		run "$cmd" "$TMP/does-not-exist.plat"
+		want="platgen: $TMP/does-not-exist.plat: cannot open: No such file or directory"
+		if [ "$rc" -eq 1 ] && [ ! -s "$TMP/out" ] &&
+		   [ "$(cat "$TMP/err")" = "$want" ]; then
+			ok "missing file, $cmd: 'platgen: FILE: cannot open: strerror', status 1"
+		else
+			not_ok "missing file, $cmd" "status $rc: $(head -n 1 "$TMP/err")"
+		fi
+	done
 
-	run frobnicate "$PLATFORMS/juno-r0.plat"
-	if [ "$rc" -eq 2 ] && [ ! -s "$TMP/out" ]; then
-		ok "unknown command: usage, status 2"
-	else
-		not_ok "unknown command" "status $rc, want 2"
-	fi
+	# Without the check the first key is "<BOM>platform": an invisible
+	# "unknown key".  The rest of the file is valid.
+	{
+		printf '\357\273\277'
+		printf '%s\n' 'platform bom' 'model BOM' 'cluster 0' 'domain d' \
+			'cpus 0' 'core cortex-a53' 'capacity-dmips-mhz 1024' \
+			'opp 1000 1 1'
+	} >"$TMP/bom.plat"
+	bad_file "$TMP/bom.plat" "UTF-8 byte-order mark" \
+		":1: syntax: byte-order mark not allowed; save as plain UTF-8/ASCII"
 
 	printf '%s\r\n' 'platform crlf' 'model CR LF' 'cluster 0' 'domain d' \
 		'cpus 0' 'core cortex-a53' 'capacity-dmips-mhz 1024' 'opp 1000 1 1' \
@@ -589,6 +606,234 @@ misc_cases() {
 		ok "CRLF line endings"
 	else
 		not_ok "CRLF line endings" "status $rc: $(head -n 1 "$TMP/err")"
+	fi
+}
+
+# Help asked for is output (stdout, status 0); a usage error is not.
+help_and_usage() {
+	for arg in --help -h help; do
+		run "$arg"
+		if [ "$rc" -eq 0 ] && [ ! -s "$TMP/err" ] &&
+		   head -n 1 "$TMP/out" | grep -q '^usage: platgen .*|model}' &&
+		   grep -q '^  model ' "$TMP/out"; then
+			ok "platgen $arg: usage on stdout (model included), status 0"
+		else
+			not_ok "platgen $arg" "status $rc, want 0 with the usage on stdout only"
+		fi
+	done
+
+	juno=$PLATFORMS/juno-r0.plat
+	usage_error "unknown command" frobnicate "$juno"
+	usage_error "no arguments"
+	usage_error "no FILE" check
+	usage_error "model without FILE" model
+	usage_error "model with two FILEs" model "$juno" "$juno"
+	usage_error "a stray argument" check "$juno" extra
+	usage_error "help with a FILE" help "$juno"
+	usage_error "unknown option" --bogus "$juno"
+}
+
+# usage_error NAME ARG...: platgen ARG... is refused with the usage.
+usage_error() {
+	name=$1
+	shift
+	run "$@"
+	if [ "$rc" -eq 2 ] && [ ! -s "$TMP/out" ] &&
+	   grep -q '^usage: platgen ' "$TMP/err"; then
+		ok "usage error, $name: usage on stderr, status 2"
+	else
+		not_ok "usage error, $name" "status $rc, want 2 with the usage on stderr only"
+	fi
+}
+
+# Kernel style: the licence is the first line of every C file.
+spdx() {
+	for f in "$TOP"/tools/platgen/*.[ch]; do
+		case $f in
+		*.c) want='// SPDX-License-Identifier: GPL-2.0-only' ;;
+		*) want='/* SPDX-License-Identifier: GPL-2.0-only */' ;;
+		esac
+		if [ "$(head -n 1 "$f")" = "$want" ]; then
+			ok "${f#"$TOP"/}: SPDX line first"
+		else
+			not_ok "${f#"$TOP"/}: SPDX line" "first line is not '$want'"
+		fi
+	done
+}
+
+# mvals MODEL KIND ID KEY: the KEY values of the KIND ID lines of a model
+# ("KIND ID" then "KEY VALUE" pairs), space separated, in model order.
+mvals() {
+	awk -v kind="$2" -v id="$3" -v key="$4" '
+		$1 == kind && $2 == id {
+			for (i = 3; i < NF; i += 2)
+				if ($i == key) { printf "%s%s", sep, $(i + 1); sep = " " }
+		}
+		END { print "" }' "$1"
+}
+
+# platform_key MODEL KEY: KEY's value on the platform line of a model.
+platform_key() {
+	awk -v key="$2" '$1 == "platform" {
+		for (i = 3; i < NF; i += 2) if ($i == key) print $(i + 1) }' "$1"
+}
+
+# model_vs_facts NAME PLAT: "platgen model" says what "platgen facts" says:
+# every CPU's capacity, and per domain its policy's CPUs and frequencies,
+# its perf domain's powers and its CPUs' idle states; the OPP capacities
+# are the Energy Model's, capacity x kHz / top kHz truncated, recomputed
+# here with the shell's integers.
+model_vs_facts() {
+	name=$1 plat=$2
+
+	run model "$plat"
+	if [ "$rc" -ne 0 ] || [ -s "$TMP/err" ] || [ ! -s "$TMP/out" ]; then
+		not_ok "$name: model" "status $rc: $(head -n 1 "$TMP/err")"
+		return 0
+	fi
+	cp "$TMP/out" "$TMP/model"
+	"$PLATGEN" facts "$plat" >"$TMP/facts"
+	nr=$(fact "$TMP/facts" cpus)
+
+	want=$(per_cpu "$TMP/facts" capacity "$nr")
+	got=$(awk '$1 == "cpu" { printf "%s%s", sep, $2; sep = " " } END { print "" }' "$TMP/model")
+	got_cap=$(awk '$1 == "cpu" { for (i = 3; i < NF; i += 2) if ($i == "capacity")
+		{ printf "%s%s", sep, $(i + 1); sep = " " } } END { print "" }' "$TMP/model")
+	seq=$(awk -v n="$nr" 'BEGIN { for (i = 0; i < n; i++) printf "%s%d", (i ? " " : ""), i; print "" }')
+	pnr=$(platform_key "$TMP/model" nr_cpus)
+	if [ "$got" = "$seq" ] && [ "$got_cap" = "$want" ] && [ "$pnr" = "$nr" ]; then
+		ok "$name: model has CPUs $got, capacities $got_cap as the facts"
+	else
+		not_ok "$name: model CPUs and capacities" \
+			"CPUs '$got' (want '$seq'), nr_cpus $pnr (want $nr), capacities '$got_cap' (facts '$want')"
+	fi
+
+	why=
+	energy=$(platform_key "$TMP/model" em)
+	board=$(platform_key "$TMP/model" board)
+	awk '$1 == "domain" { print $2 }' "$TMP/model" >"$TMP/domains"
+	while read -r d; do
+		f=$(mvals "$TMP/model" domain "$d" first_cpu)
+		cap=$(mvals "$TMP/model" domain "$d" capacity)
+		top=$(mvals "$TMP/model" domain "$d" top_khz)
+		cpus=$(mvals "$TMP/model" domain "$d" cpus | tr , ' ')
+		khz=$(mvals "$TMP/model" opp "$d" khz)
+		[ "$cpus" = "$(fact "$TMP/facts" "policy$f.cpus")" ] ||
+			why="$why; $d: cpus '$cpus', policy$f.cpus '$(fact "$TMP/facts" "policy$f.cpus")'"
+		[ "$cap" = "$(fact "$TMP/facts" "cpu$f.capacity")" ] ||
+			why="$why; $d: capacity $cap, cpu$f.capacity $(fact "$TMP/facts" "cpu$f.capacity")"
+		[ "$khz" = "$(fact "$TMP/facts" "policy$f.freqs")" ] ||
+			why="$why; $d: OPPs '$khz', policy$f.freqs '$(fact "$TMP/facts" "policy$f.freqs")'"
+		[ "$top" = "${khz##* }" ] || why="$why; $d: top_khz $top, top OPP ${khz##* }"
+		if [ "$energy" = 1 ]; then
+			got=$(mvals "$TMP/model" opp "$d" power_uw)
+			[ "$got" = "$(fact "$TMP/facts" "pd$f.power")" ] ||
+				why="$why; $d: power '$got', pd$f.power '$(fact "$TMP/facts" "pd$f.power")'"
+		fi
+		want=
+		for k in $khz; do
+			want="$want${want:+ }$((cap * k / top))"
+		done
+		got=$(mvals "$TMP/model" opp "$d" capacity)
+		[ "$got" = "$want" ] || why="$why; $d: OPP capacities '$got', want '$want'"
+		[ "${got##* }" = "$cap" ] || why="$why; $d: top OPP capacity ${got##* }, CPU $cap"
+		if [ "$board" = 1 ]; then
+			for k in states:state latency:latency_us residency:residency_us; do
+				got=$(mvals "$TMP/model" idle "$d" "${k#*:}")
+				want=$(fact "$TMP/facts" "cpu$f.idle_${k%%:*}")
+				[ "$got" = "$want" ] ||
+					why="$why; $d: idle ${k#*:} '$got', cpu$f.idle_${k%%:*} '$want'"
+			done
+		fi
+	done <"$TMP/domains"
+	if [ -z "$why" ]; then
+		ok "$name: model domains agree with the facts (CPUs, OPPs, power, idle states), OPP capacities = capacity x kHz / top kHz"
+	else
+		not_ok "$name: model domains" "${why#; }"
+	fi
+}
+
+# The model of juno-r0 by hand.  Capacities: little raw 578 x 850000 =
+# 491300000, big 1024 x 1100000 = 1126400000, little = 491300000 x 1024 /
+# 1126400000 = 446.6 -> 446.  OPPs: 446 x kHz / 850000: 450 MHz 236.1 ->
+# 236, 575 MHz 301.7 -> 301, 700 MHz 367.2 -> 367, 775 MHz 406.6 -> 406
+# (the old float arithmetic, from 446.6, said 302.1 and 407.2); big 1024
+# x kHz / 1100000: 418.9, 581.8, 744.7, 884.4 -> 418 581 744 884.  Powers
+# and idle states as written in the file; WFI is cpuidle's state 0 (exit
+# 1 us, residency 1 us).
+model_juno() {
+	plat=$PLATFORMS/juno-r0.plat
+	"$PLATGEN" model "$plat" >"$TMP/model"
+	grep -E '^(platform|cluster|cpu) |^(domain|opp|idle) little ' "$TMP/model" >"$TMP/got"
+	cat >"$TMP/want" <<-'EOF'
+	platform juno-r0 nr_cpus 6 nr_clusters 2 nr_domains 2 em 1 asym 1 board 1
+	cluster 0 cpus 1,2 nr_cpus 2
+	cluster 1 cpus 0,3,4,5 nr_cpus 4
+	cpu 0 domain little capacity 446 cluster 1
+	cpu 1 domain big capacity 1024 cluster 0
+	cpu 2 domain big capacity 1024 cluster 0
+	cpu 3 domain little capacity 446 cluster 1
+	cpu 4 domain little capacity 446 cluster 1
+	cpu 5 domain little capacity 446 cluster 1
+	domain little index 0 cpus 0,3,4,5 nr_cpus 4 first_cpu 0 core cortex-a53 dmips_mhz 578 capacity 446 top_khz 850000 nr_opps 5 latency_ns 100000 em 1 idle_power_uw 6000 board_wfi_cpu_uw 6000 board_wfi_cluster_uw 56000 nr_idle_states 3
+	opp little index 0 khz 450000 uv 820000 capacity 236 power_uw 42361 board_cpu_uw 33000 board_cluster_uw 26000
+	opp little index 1 khz 575000 uv 850000 capacity 301 power_uw 58161 board_cpu_uw 46000 board_cluster_uw 30000
+	opp little index 2 khz 700000 uv 900000 capacity 367 power_uw 79380 board_cpu_uw 61000 board_cluster_uw 39000
+	opp little index 3 khz 775000 uv 950000 capacity 406 power_uw 97921 board_cpu_uw 76000 board_cluster_uw 47000
+	opp little index 4 khz 850000 uv 1000000 capacity 446 power_uw 119000 board_cpu_uw 93000 board_cluster_uw 57000
+	idle little index 0 state WFI scope cpu entry_us 0 exit_us 1 latency_us 1 residency_us 1 board_cpu_uw 6000 board_cluster_uw 56000
+	idle little index 1 state cpu-sleep-0 scope cpu entry_us 300 exit_us 1200 latency_us 1500 residency_us 2000 board_cpu_uw 0 board_cluster_uw 56000
+	idle little index 2 state cluster-sleep-0 scope cluster entry_us 400 exit_us 1200 latency_us 1600 residency_us 2500 board_cpu_uw 0 board_cluster_uw 17000
+	EOF
+	same "juno-r0: model of the platform, its CPUs and the little domain, by hand" "$TMP/got"
+	got=$(mvals "$TMP/model" opp big capacity)
+	if [ "$got" = "418 581 744 884 1024" ]; then
+		ok "juno-r0: model OPP capacities of the big domain $got, by hand"
+	else
+		not_ok "juno-r0: model OPP capacities of the big domain" "got '$got', want '418 581 744 884 1024'"
+	fi
+}
+
+# The model of files without a board model or power, with a trailing
+# comment on the cpus line, and with odd spacing.
+model_cases() {
+	"$PLATGEN" model "$HERE/good/no-power.plat" >"$TMP/model"
+	got="$(platform_key "$TMP/model" em) $(platform_key "$TMP/model" board)"
+	got="$got|$(mvals "$TMP/model" opp big power_uw)|$(mvals "$TMP/model" domain big idle_power_uw)"
+	got="$got|$(grep -cE '^idle |board_' "$TMP/model" || true)"
+	if [ "$got" = "0 0|- -|-|0" ]; then
+		ok "good/no-power: model em 0, board 0, power_uw and idle_power_uw '-', no board keys"
+	else
+		not_ok "good/no-power: model" "got '$got', want '0 0|- -|-|0'"
+	fi
+	"$PLATGEN" model "$HERE/good/symmetric.plat" >"$TMP/model"
+	got=$(platform_key "$TMP/model" asym)
+	if [ "$got" = 0 ]; then
+		ok "good/symmetric: model asym 0"
+	else
+		not_ok "good/symmetric: model asym" "got '$got', want 0"
+	fi
+
+	# A comment on the cpus line names no CPU, digits or not.
+	sed 's/^cpus 0 3 4 5$/cpus 0 3 4 5 # littles: 4 of 6, 2 clusters/; s/^cluster 1 2$/  cluster	1 2   # bigs/' \
+		"$PLATFORMS/juno-r0.plat" >"$TMP/comment.plat"
+	if ! grep -q '^cpus 0 3 4 5 # littles' "$TMP/comment.plat"; then
+		not_ok "model: trailing comment on a cpus line" "juno-r0.plat has no 'cpus 0 3 4 5' line"
+		return 0
+	fi
+	"$PLATGEN" model "$TMP/comment.plat" >"$TMP/model"
+	got="$(grep -c '^cpu ' "$TMP/model")|$(mvals "$TMP/model" domain little cpus)|$(mvals "$TMP/model" domain little nr_cpus)"
+	got="$got|$(platform_key "$TMP/model" nr_cpus)|$(platform_key "$TMP/model" nr_clusters)"
+	got="$got|$(mvals "$TMP/model" domain little capacity)"
+	if [ "$got" = "6|0,3,4,5|4|6|2|446" ]; then
+		ok "model: trailing comment on a cpus line, indented cluster line: 6 CPUs, little 0,3,4,5 (4), 2 clusters, capacity 446"
+	else
+		not_ok "model: trailing comment on a cpus line" "got '$got', want '6|0,3,4,5|4|6|2|446'"
+	fi
+	if "$PLATGEN" model "$PLATFORMS/juno-r0.plat" | cmp -s - "$TMP/model"; then
+		ok "model: comments and blanks change nothing (same model as juno-r0.plat)"
+	else
+		not_ok "model: comments and blanks" "the model differs from juno-r0.plat's"
 	fi
 }
 
@@ -620,11 +865,24 @@ for f in "$HERE"/bad/*.plat; do
 	bad_file "$f"
 done
 
+for f in "$PLATFORMS"/*.plat; do
+	n=${f##*/}
+	model_vs_facts "${n%.plat}" "$f"
+done
+for f in "$HERE"/good/*.plat; do
+	n=${f##*/}
+	model_vs_facts "good/${n%.plat}" "$f"
+done
+model_juno
+model_cases
+
 good_symmetric
 good_no_power
 good_cls
 good_board
 misc_cases
+help_and_usage
+spdx
 
 echo "platgen: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

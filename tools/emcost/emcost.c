@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,6 +16,9 @@
 #include "emcost.h"
 
 #define SEGMENT_LINE_MAX	8192
+/* 11.6 days: far beyond any run, and the sums of durations stay finite. */
+#define SEGMENT_US_MAX		1e12
+#define PERIOD_US_MAX		1e9
 
 struct task_set {
 	double util[EM_MAX_TASKS];
@@ -22,11 +26,12 @@ struct task_set {
 	int nr;
 };
 
-static int usage(void)
+static void print_usage(FILE *out)
 {
 	fputs("usage: emcost optimum  [OPTIONS] PLATFILE UTIL[xCOUNT]...\n"
 	      "       emcost estimate [OPTIONS] PLATFILE CPU:UTIL...\n"
 	      "       emcost score    [OPTIONS] PLATFILE <SEGMENTS\n"
+	      "       emcost {-h|--help}\n"
 	      "  optimum   cheapest static placement of tasks of these utils\n"
 	      "  estimate  power of tasks placed on the given CPUs\n"
 	      "  score     observed vs optimal energy over time; SEGMENTS has\n"
@@ -38,25 +43,67 @@ static int usage(void)
 	      "  -p, --period US   with -B: tasks wake every US microseconds:\n"
 	      "                    idle states fit the gap (else the deepest)\n"
 	      "utils are on the 0..1024 scale of the biggest CPU at its top OPP\n",
-	      stderr);
+	      out);
+}
+
+/* A usage error: stdout stays clean for whoever reads the output. */
+static int usage(void)
+{
+	print_usage(stderr);
 	return 2;
 }
 
-static int bad(const char *what, const char *arg)
+/* Output asked for, so it goes to stdout and a write error is a failure. */
+static int finish_output(void)
 {
-	fprintf(stderr, "emcost: %s: '%s'\n", what, arg);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "emcost: writing output: %s\n", strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+/* SEGMENT_NO 0: ARG came from the command line, else from that stdin line. */
+static int bad(int segment_no, const char *what, const char *arg)
+{
+	if (segment_no)
+		fprintf(stderr, "emcost: segment line %d: %s: '%s'\n",
+			segment_no, what, arg);
+	else
+		fprintf(stderr, "emcost: %s: '%s'\n", what, arg);
 	return -1;
+}
+
+/*
+ * strtod() also reads "nan", "inf" and overflows to HUGE_VAL, and a nan
+ * slips through every range comparison: each would only surface as a
+ * "-nan" in the output.  So only finite numbers in MIN..MAX pass.
+ * Returns the number of characters read, or -1.
+ */
+static int parse_number(const char *s, double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || !isfinite(v) || v < min || v > max)
+		return -1;
+	*out = v;
+	return (int)(end - s);
+}
+
+/* The whole of S is one number in MIN..MAX. */
+static int parse_whole(const char *s, double min, double max, double *out)
+{
+	int n = parse_number(s, min, max, out);
+
+	return (n < 0 || s[n]) ? -1 : 0;
 }
 
 static int parse_util(const char *s, double *util)
 {
-	char *end;
-
-	errno = 0;
-	*util = strtod(s, &end);
-	if (errno || end == s || *util < 0 || *util > 1024)
-		return -1;
-	return (int)(end - s);
+	return parse_number(s, 0, 1024, util);
 }
 
 /* UTIL or UTILxCOUNT, appended to TS. */
@@ -70,18 +117,18 @@ static int add_tasks(struct task_set *ts, const char *arg)
 
 	n = parse_util(p, &util);
 	if (n < 0)
-		return bad("not a util in 0..1024", arg);
+		return bad(0, "not a util in 0..1024", arg);
 	p += n;
 	if (*p == 'x') {
 		errno = 0;
 		count = strtol(p + 1, &end, 10);
 		if (errno || end == p + 1 || *end || count < 1)
-			return bad("not a task count", arg);
+			return bad(0, "not a task count", arg);
 	} else if (*p) {
-		return bad("not UTIL or UTILxCOUNT", arg);
+		return bad(0, "not UTIL or UTILxCOUNT", arg);
 	}
 	if (count > EM_MAX_TASKS - ts->nr)
-		return bad("too many tasks (at most 256)", arg);
+		return bad(0, "too many tasks (at most 256)", arg);
 	while (count--) {
 		ts->util[ts->nr] = util;
 		ts->cpu[ts->nr++] = -1;
@@ -89,8 +136,9 @@ static int add_tasks(struct task_set *ts, const char *arg)
 	return 0;
 }
 
-/* CPU:UTIL, appended to TS. */
-static int add_placed(struct task_set *ts, const char *arg, int nr_cpus)
+/* CPU:UTIL, appended to TS; SEGMENT_NO as for bad(). */
+static int add_placed(struct task_set *ts, const char *arg, int nr_cpus,
+		      int segment_no)
 {
 	char *end;
 	long cpu;
@@ -100,14 +148,14 @@ static int add_placed(struct task_set *ts, const char *arg, int nr_cpus)
 	errno = 0;
 	cpu = strtol(arg, &end, 10);
 	if (errno || end == arg || *end != ':')
-		return bad("not CPU:UTIL", arg);
+		return bad(segment_no, "not CPU:UTIL", arg);
 	if (cpu < 0 || cpu >= nr_cpus)
-		return bad("no such CPU on this platform", arg);
+		return bad(segment_no, "no such CPU on this platform", arg);
 	n = parse_util(end + 1, &util);
 	if (n < 0 || end[1 + n])
-		return bad("not a util in 0..1024", arg);
+		return bad(segment_no, "not a util in 0..1024", arg);
 	if (ts->nr == EM_MAX_TASKS)
-		return bad("too many tasks (at most 256)", arg);
+		return bad(segment_no, "too many tasks (at most 256)", arg);
 	ts->util[ts->nr] = util;
 	ts->cpu[ts->nr++] = (int)cpu;
 	return 0;
@@ -229,7 +277,7 @@ static int cmd_estimate(const struct em_model *m, char **argv, int argc)
 	if (!argc)
 		return usage();
 	for (i = 0; i < argc; i++)
-		if (add_placed(&ts, argv[i], m->nr_cpus))
+		if (add_placed(&ts, argv[i], m->nr_cpus, 0))
 			return 1;
 	printf("power_uw %.1f\n", em_estimate(m, ts.util, ts.cpu, ts.nr, &pl));
 	printf("fits %s\n", pl.fits ? "yes" : "no");
@@ -247,8 +295,9 @@ static int same_utils(const struct task_set *a, const struct task_set *b)
 }
 
 /*
- * One interval of the timeline.  Consecutive intervals usually hold the
- * same tasks, so the optimum of the previous one is reused.
+ * One interval of the timeline: 1 if LINE held one, 0 if it is blank, -1
+ * on error.  Consecutive intervals usually hold the same tasks, so the
+ * optimum of the previous one is reused.
  */
 static int score_segment(const struct em_model *m, char *line, int no,
 			 double *est_uj, double *opt_uj)
@@ -256,25 +305,18 @@ static int score_segment(const struct em_model *m, char *line, int no,
 	static struct task_set ts, last;
 	static struct em_placement pl;
 	static double last_opt_uw = -1;
-	char *tok, *save, *end;
+	char *tok, *save;
 	double dur;
 
 	ts.nr = 0;
 	tok = strtok_r(line, " \t\n", &save);
 	if (!tok)
 		return 0;
-	errno = 0;
-	dur = strtod(tok, &end);
-	if (errno || end == tok || *end || dur < 0) {
-		fprintf(stderr, "emcost: segment line %d: not a duration: '%s'\n",
-			no, tok);
-		return -1;
-	}
+	if (parse_whole(tok, 0, SEGMENT_US_MAX, &dur))
+		return bad(no, "not a duration in microseconds (0..1e12)", tok);
 	while ((tok = strtok_r(NULL, " \t\n", &save)))
-		if (add_placed(&ts, tok, m->nr_cpus)) {
-			fprintf(stderr, "emcost: in segment line %d\n", no);
+		if (add_placed(&ts, tok, m->nr_cpus, no))
 			return -1;
-		}
 	*est_uj += em_estimate(m, ts.util, ts.cpu, ts.nr, &pl) * dur / 1e6;
 	if (last_opt_uw < 0 || !same_utils(&ts, &last)) {
 		if (optimum(m, &ts, &pl)) {
@@ -285,14 +327,14 @@ static int score_segment(const struct em_model *m, char *line, int no,
 		last = ts;
 	}
 	*opt_uj += last_opt_uw * dur / 1e6;
-	return 0;
+	return 1;
 }
 
 static int cmd_score(const struct em_model *m, char **argv, int argc)
 {
 	char line[SEGMENT_LINE_MAX];
 	double est = 0, opt = 0;
-	int no = 0;
+	int no = 0, nr_segments = 0, ret;
 
 	(void)argv;
 	if (argc)
@@ -304,12 +346,19 @@ static int cmd_score(const struct em_model *m, char **argv, int argc)
 				no, SEGMENT_LINE_MAX - 2);
 			return 1;
 		}
-		if (score_segment(m, line, no, &est, &opt))
+		ret = score_segment(m, line, no, &est, &opt);
+		if (ret < 0)
 			return 1;
+		nr_segments += ret;
 	}
 	if (ferror(stdin)) {
 		fprintf(stderr, "emcost: reading segments: %s\n",
 			strerror(errno));
+		return 1;
+	}
+	/* A missing or empty trace is not a perfect score of 1.0. */
+	if (!nr_segments) {
+		fputs("emcost: no segments on stdin\n", stderr);
 		return 1;
 	}
 	printf("estimated_uj %.3f\noptimal_uj %.3f\n", est, opt);
@@ -340,6 +389,7 @@ static const struct em_command *find_command(const char *name)
 }
 
 static const struct option long_options[] = {
+	{ "help",	no_argument,		NULL, 'h' },
 	{ "margin",	required_argument,	NULL, 'm' },
 	{ "no-idle",	no_argument,		NULL, 'I' },
 	{ "board",	no_argument,		NULL, 'B' },
@@ -353,19 +403,20 @@ int main(int argc, char **argv)
 	static struct em_model model;
 	struct em_options opt = { .margin_pct = 20 };
 	const struct em_command *cmd;
-	char *end;
 	int c, ret;
 
 	/* Options may also come before the command: emcost -B optimum ... */
-	while ((c = getopt_long(argc, argv, "m:IBp:", long_options,
+	while ((c = getopt_long(argc, argv, "hm:IBp:", long_options,
 				NULL)) != -1) {
 		switch (c) {
+		case 'h':
+			print_usage(stdout);
+			return finish_output();
 		case 'm':
-			errno = 0;
-			opt.margin_pct = strtod(optarg, &end);
-			if (errno || end == optarg || *end ||
-			    opt.margin_pct < 0 || opt.margin_pct >= 100) {
-				bad("not a margin in 0..99 percent", optarg);
+			/* 100% would leave no capacity to any OPP. */
+			if (parse_whole(optarg, 0, 100, &opt.margin_pct) ||
+			    opt.margin_pct >= 100) {
+				bad(0, "not a margin in 0..99 percent", optarg);
 				return 2;
 			}
 			break;
@@ -376,11 +427,11 @@ int main(int argc, char **argv)
 			opt.board = true;
 			break;
 		case 'p':
-			errno = 0;
-			opt.period_us = strtod(optarg, &end);
-			if (errno || end == optarg || *end ||
-			    !(opt.period_us > 0 && opt.period_us <= 1e9)) {
-				bad("not a period in microseconds", optarg);
+			/* 0 means "no period" inside the model: not an input. */
+			if (parse_whole(optarg, 0, PERIOD_US_MAX, &opt.period_us) ||
+			    !opt.period_us) {
+				bad(0, "not a period in microseconds (0 < US <= 1e9)",
+				    optarg);
 				return 2;
 			}
 			break;
@@ -403,12 +454,9 @@ int main(int argc, char **argv)
 	cmd = find_command(argv[optind++]);
 	if (!cmd)
 		return usage();
-	if (pg_load(&plat, argv[optind]) || em_model_init(&model, &plat, &opt))
+	if (pg_load(&plat, "emcost", argv[optind]) ||
+	    em_model_init(&model, &plat, &opt))
 		return 1;
 	ret = cmd->run(&model, argv + optind + 1, argc - optind - 1);
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "emcost: writing output: %s\n", strerror(errno));
-		return 1;
-	}
-	return ret;
+	return finish_output() ? 1 : ret;
 }

@@ -653,6 +653,18 @@ static int dispatch(struct pg_platform *p, struct pg_line *l)
 	return pg_error(p, l->no, l->key, "unknown key");
 }
 
+/*
+ * Editors on Windows may start a UTF-8 file with a byte-order mark, which
+ * would otherwise end up glued to the first key as three invisible bytes.
+ */
+static int check_bom(const struct pg_platform *p, const char *buf)
+{
+	if (!strncmp(buf, "\xef\xbb\xbf", 3))
+		return pg_error(p, 1, "syntax",
+				"byte-order mark not allowed; save as plain UTF-8/ASCII");
+	return 0;
+}
+
 static int parse_stream(struct pg_platform *p, FILE *f)
 {
 	char buf[PG_LINE_MAX + 1];
@@ -660,6 +672,8 @@ static int parse_stream(struct pg_platform *p, FILE *f)
 	int no, ret;
 
 	for (no = 1; (ret = read_line(p, f, no, buf)) > 0; no++) {
+		if (no == 1 && check_bom(p, buf))
+			return -1;
 		l.no = no;
 		if (split_line(p, buf, &l))
 			return -1;
@@ -669,7 +683,7 @@ static int parse_stream(struct pg_platform *p, FILE *f)
 	return ret;
 }
 
-int pg_load(struct pg_platform *p, const char *file)
+int pg_load(struct pg_platform *p, const char *prog, const char *file)
 {
 	FILE *f;
 	int ret;
@@ -679,9 +693,13 @@ int pg_load(struct pg_platform *p, const char *file)
 	strcpy(p->qemu_cpu, PG_DEFAULT_QEMU_CPU);
 	p->memory_mb = PG_DEFAULT_MEMORY_MB;
 
+	/* No line to point at: "FILE:0:" would read as a parse error. */
 	f = fopen(file, "r");
-	if (!f)
-		return pg_error(p, 0, "file", "cannot open: %s", strerror(errno));
+	if (!f) {
+		fprintf(stderr, "%s: %s: cannot open: %s\n", prog, file,
+			strerror(errno));
+		return -1;
+	}
 	ret = parse_stream(p, f);
 	fclose(f);
 	if (ret)

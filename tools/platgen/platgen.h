@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * platgen: platform description -> QEMU virt DT fragment, runner variables
- * and the facts a booted guest must show.  See docs/platform-format.md.
+ * platgen: platform description -> QEMU virt DT fragment, runner variables,
+ * the facts a booted guest must show and the derived model the lab's
+ * scripts read.  See docs/platform-format.md.
  */
 #ifndef PLATGEN_H
 #define PLATGEN_H
@@ -130,8 +131,11 @@ struct pg_platform {
 int pg_error(const struct pg_platform *p, int line, const char *field,
 	     const char *fmt, ...) PG_PRINTF(4, 5);
 
-/* Parses and validates FILE into *p; on failure one error line is printed. */
-int pg_load(struct pg_platform *p, const char *file);
+/*
+ * Parses and validates FILE into *p; on failure one error line is printed,
+ * "PROG: FILE: cannot open: ..." if FILE cannot be opened.
+ */
+int pg_load(struct pg_platform *p, const char *prog, const char *file);
 
 /* Whole-file checks after parsing; fills in the derived fields. */
 int pg_validate(struct pg_platform *p);
@@ -139,5 +143,7 @@ int pg_validate(struct pg_platform *p);
 void pg_emit_info(const struct pg_platform *p, FILE *out);
 void pg_emit_dts(const struct pg_platform *p, FILE *out);
 void pg_emit_facts(const struct pg_platform *p, FILE *out);
+/* The derived model for the lab's scripts; the format is in model.c. */
+void pg_emit_model(const struct pg_platform *p, FILE *out);
 
 #endif /* PLATGEN_H */

@@ -169,25 +169,39 @@ static int check_membership(struct pg_platform *p)
 	return 0;
 }
 
+static uint64_t raw_capacity(const struct pg_domain *d)
+{
+	return (uint64_t)d->dmips * d->opp[d->nr_opps - 1].khz;
+}
+
 /*
  * topology_normalize_cpu_scale() in Linux 6.12: the reference frequency is
- * the policy's cpuinfo.max_freq, i.e. the domain's top OPP in kHz.
+ * the policy's cpuinfo.max_freq, i.e. the domain's top OPP in kHz.  It
+ * does not round up, and a CPU of capacity 0 breaks the scheduler's
+ * capacity arithmetic (and emcost's), so such a domain is refused.
  */
-static void compute_capacity(struct pg_platform *p)
+static int compute_capacity(struct pg_platform *p)
 {
-	uint64_t raw[PG_MAX_CPUS];
-	uint64_t scale = 1;
+	const struct pg_domain *big = NULL, *d;
 	int cpu;
 
 	for (cpu = 0; cpu < p->nr_cpus; cpu++) {
-		const struct pg_domain *d = &p->domain[p->cpu_domain[cpu]];
-
-		raw[cpu] = (uint64_t)d->dmips * d->opp[d->nr_opps - 1].khz;
-		if (raw[cpu] > scale)
-			scale = raw[cpu];
+		d = &p->domain[p->cpu_domain[cpu]];
+		if (!big || raw_capacity(d) > raw_capacity(big))
+			big = d;
 	}
-	for (cpu = 0; cpu < p->nr_cpus; cpu++)
-		p->capacity[cpu] = (uint32_t)((raw[cpu] << 10) / scale);
+	for (cpu = 0; cpu < p->nr_cpus; cpu++) {
+		d = &p->domain[p->cpu_domain[cpu]];
+		p->capacity[cpu] = (uint32_t)((raw_capacity(d) << 10) /
+					      raw_capacity(big));
+		if (!p->capacity[cpu])
+			return pg_error(p, d->dmips_line, "capacity-dmips-mhz",
+					"capacity of domain '%s' rounds to 0: %u DMIPS/MHz x %u kHz is under 1/1024 of domain '%s' (%u x %u kHz)",
+					d->name, d->dmips,
+					d->opp[d->nr_opps - 1].khz, big->name,
+					big->dmips, big->opp[big->nr_opps - 1].khz);
+	}
+	return 0;
 }
 
 int pg_validate(struct pg_platform *p)
@@ -196,6 +210,5 @@ int pg_validate(struct pg_platform *p)
 	    check_membership(p))
 		return -1;
 	p->nr_cpus = p->nr_seen;
-	compute_capacity(p);
-	return 0;
+	return compute_capacity(p);
 }
