@@ -5,16 +5,18 @@
 #   make run      build what is missing, boot PLATFORM, run EXPERIMENT
 #   make check    every test; ends with "N passed, N failed"
 #   make bench    the seed's energy and hackbench benchmarks, every policy, with
-#                 their report (PLATFORMS, N, DURATION, ITER, HB_GROUPS, HB_LOOPS,
-#                 HB_ITER, PARALLEL: see lab/bench)
+#                 their report (PLATFORMS, N, DURATION, REPS, HB_GROUPS, HB_LOOPS,
+#                 HB_REPS, PARALLEL=1: see lab/bench --help)
 #   make rfc      the 2018 RFC's energy table: its 4.16-like baseline, none, 6.12's
 #                 EAS and the series under 4.16's and 6.12's schedutil, beside the
 #                 RFC's Joules (PLATFORMS, N, DURATION, REPS: see lab/rfc)
 #   make behaviour  LISA's EAS behaviour tests and over-utilization scenarios,
-#                   3 platforms x 3 policies (REPS=N runs each, default 6)
+#                   3 platforms x 3 policies (PLATFORMS, REPS runs each,
+#                   default 6: see lab/behaviour/run.sh --help)
 #   make stress   the series on the debug kernel (lockdep, KASAN, UBSAN) under CPU
-#                 hotplug, policy and governor storms, every platform (DURATION
-#                 seconds each, default 120; make check runs 20)
+#                 hotplug, policy and governor storms, every platform (PLATFORMS,
+#                 DURATION seconds each, default 120; make check runs 20: see
+#                 lab/stress --help)
 #   make debug-kernel  only build that kernel, in build/obj/debug
 
 PLATFORM   ?= juno-r0
@@ -79,20 +81,24 @@ run: kernel initramfs tools
 check: deps
 	@tests/run.sh
 
-# The knobs reach lab/bench through the environment when set.
+# The knobs become lab/bench's options when set.
+BENCH_OPTS = $(if $(PLATFORMS),-p "$(PLATFORMS)") $(if $(N),-N "$(N)") \
+	$(if $(DURATION),-d "$(DURATION)") $(if $(REPS),-r "$(REPS)") \
+	$(if $(HB_GROUPS),-g "$(HB_GROUPS)") $(if $(HB_LOOPS),-l "$(HB_LOOPS)") \
+	$(if $(HB_REPS),-R "$(HB_REPS)") $(if $(filter 1,$(PARALLEL)),-j)
 bench: kernel initramfs tools
-	@$(foreach v,PLATFORMS N DURATION ITER HB_GROUPS HB_LOOPS HB_ITER PARALLEL,$(if $($(v)),$(v)="$($(v))")) lab/bench
+	@lab/bench $(strip $(BENCH_OPTS))
 
 # The knobs become lab/rfc's options when set.
 rfc: kernel initramfs tools
 	@lab/rfc $(if $(PLATFORMS),-p "$(PLATFORMS)") $(if $(N),-N "$(N)") $(if $(DURATION),-d "$(DURATION)") $(if $(REPS),-r "$(REPS)")
 
 behaviour: kernel initramfs tools
-	@lab/behaviour/run.sh $(if $(REPS),-r $(REPS))
+	@lab/behaviour/run.sh $(if $(REPS),-r "$(REPS)") $(PLATFORMS)
 
-# The suite builds the debug kernel itself (make check runs it too).
+# lab/stress builds the debug kernel itself (make check runs it too).
 stress: initramfs tools
-	@STRESS_DURATION=$(or $(DURATION),120) tests/guest/stress.sh
+	@lab/stress $(if $(PLATFORMS),-p "$(PLATFORMS)") $(if $(DURATION),-d "$(DURATION)")
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/guest $(BUILD)/tools $(BUILD)/dtb

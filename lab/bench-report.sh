@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# The benchmark's report (issue 5), from what lab/bench left in DIR:
+# The benchmark's report, from what lab/bench left in DIR:
 # DIR/report.md (the seed's tables with mean, RSD, % vs none, each policy
 # against 6.12's EAS and against the optimum on the meter's model, where the
 # energy went, the targets met or missed and by how much), one plot per
@@ -19,6 +19,7 @@ dir=$1
 [ -f "$dir/config" ] || die "$dir/config missing: not a directory lab/bench wrote"
 EMCOST=${EMCOST:-$TOOLS_BIN/emcost}
 [ -x "$EMCOST" ] || die "$EMCOST missing: run make tools"
+[ -x "$PLATGEN" ] || die "$PLATGEN missing: run make tools"
 
 cfg() {
 	sed -n "s/^$1=//p" "$dir/config"
@@ -38,42 +39,44 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # plat_model PLATFILE: one line per CPU, "cpu K domain D cap C idle_uw I
-# top_uw T", and one per OPP, "opp D cap C uw P idle_uw I": capacities the
-# kernel derives (capacity-dmips-mhz x top frequency, the largest = 1024,
-# scaled by the OPP's frequency).  The powers are the Energy Model's, or
-# with board=1 the board model's the meter charges: a CPU's idle_uw its
-# deepest idle power plus its share of its cluster's, top_uw its top OPP
-# plus that share of the cluster's top power, an OPP's uw the CPU's
-# active power there and idle_uw the CPU's deepest idle power (so that
-# idle and top bound what the meter can read).
+# top_uw T", and one per OPP, "opp D cap C uw P idle_uw I", from platgen's
+# model of the platform (docs/platform-format.md): the capacities the
+# kernel derives, in its integers (a CPU's from capacity-dmips-mhz x top
+# frequency, the largest = 1024; an OPP's the Energy Model's, scaled by
+# its frequency).  The powers are the Energy Model's, or with board=1 the
+# board model's the meter charges: a CPU's idle_uw its deepest idle power
+# plus its share of its cluster's, top_uw its top OPP plus that share of
+# the cluster's top power, an OPP's uw the CPU's active power there and
+# idle_uw the CPU's deepest idle power (so that idle and top bound what
+# the meter can read).
 plat_model() {
+	"$PLATGEN" model "$1" >"$tmp/platgen-model" || die "platgen model $1 failed"
 	awk -v board="$board" '
 	function lower(a, b) { return a == "" || b < a ? b : a }
-	$1 == "domain" { d = $2; nd++; dom[nd] = d; next }
-	$1 == "cpus" { for (i = 2; i <= NF; i++) cpus[d] = cpus[d] " " $i; next }
-	$1 == "capacity-dmips-mhz" { dmips[d] = $2; next }
-	$1 == "idle-power-uw" { idle[d] = $2; next }
-	$1 == "opp" { no[d]++; khz[d, no[d]] = $2; uw[d, no[d]] = $4
-		if ($2 > top[d]) { top[d] = $2; topuw[d] = $4 } }
-	$1 == "board-opp" { bcpu[d, $2] = $3; if ($4 > bcltop[d]) bcltop[d] = $4 }
-	$1 == "board-wfi" { bidle[d] = lower(bidle[d], $2); bclidle[d] = lower(bclidle[d], $3) }
-	$1 == "board-idle" { bidle[d] = lower(bidle[d], $7); bclidle[d] = lower(bclidle[d], $8) }
+	# "KIND ID KEY VALUE...": v[KEY] = VALUE; a number is "-" when not in
+	# the file, which counts as 0 here.
+	{ split("", v); for (i = 3; i < NF; i += 2) v[$i] = $(i + 1) }
+	$1 == "domain" { d = $2; nd++; dom[nd] = d; n[d] = v["nr_cpus"] + 0; idle[d] = v["idle_power_uw"] + 0 }
+	$1 == "cpu" { cpus[v["domain"]] = cpus[v["domain"]] " " $2; cap[v["domain"]] = v["capacity"] + 0 }
+	$1 == "opp" { no[d]++; ocap[d, no[d]] = v["capacity"] + 0; uw[d, no[d]] = v["power_uw"] + 0
+		bcpu[d, no[d]] = topb[d] = v["board_cpu_uw"] + 0; topuw[d] = v["power_uw"] + 0
+		if (v["board_cluster_uw"] + 0 > bcltop[d]) bcltop[d] = v["board_cluster_uw"] + 0 }
+	$1 == "idle" { bidle[d] = lower(bidle[d], v["board_cpu_uw"] + 0); bclidle[d] = lower(bclidle[d], v["board_cluster_uw"] + 0) }
 	END {
-		for (i = 1; i <= nd; i++) { d = dom[i]; s = dmips[d] * top[d]; if (s > best) best = s }
 		for (i = 1; i <= nd; i++) {
-			d = dom[i]; cap = 1024 * dmips[d] * top[d] / best
-			n = split(cpus[d], c, " ")
+			d = dom[i]
 			ci = idle[d]; ct = topuw[d]; oi = idle[d]
 			if (board) {
-				ci = bidle[d] + bclidle[d] / n; ct = bcpu[d, top[d]] + bcltop[d] / n; oi = bidle[d]
+				ci = bidle[d] + bclidle[d] / n[d]; ct = topb[d] + bcltop[d] / n[d]; oi = bidle[d]
 			}
-			for (k = 1; k <= n; k++)
-				printf "cpu %d domain %s cap %.1f idle_uw %d top_uw %d\n", c[k], d, cap, ci, ct
+			split(substr(cpus[d], 2), c, " ")
+			for (k = 1; k <= n[d]; k++)
+				printf "cpu %d domain %s cap %d idle_uw %d top_uw %d\n", c[k], d, cap[d], ci, ct
 			for (k = 1; k <= no[d]; k++)
-				printf "opp %s cap %.3f uw %d idle_uw %d\n", d, cap * khz[d, k] / top[d],
-					board ? bcpu[d, khz[d, k]] : uw[d, k], oi
+				printf "opp %s cap %d uw %d idle_uw %d\n", d, ocap[d, k],
+					board ? bcpu[d, k] : uw[d, k], oi
 		}
-	}' "$1"
+	}' "$tmp/platgen-model"
 }
 
 # The meter the run read: the board's (cluster channels in its energy
@@ -324,7 +327,7 @@ done
 	cat "$tmp/head.md"
 	echo
 	cat "$tmp/body.md"
-	echo "## Targets (issue 5, item 5)"
+	echo "## Targets"
 	echo
 	cat "$tmp/targets.md"
 	if [ -f "$dir/notes.md" ]; then

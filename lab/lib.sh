@@ -18,6 +18,39 @@ log() {
 	printf '%s: %s\n' "${0##*/}" "$*" >&2
 }
 
+# The help of every lab command is the comment block that opens it, after
+# the #! and SPDX lines and up to the first line that is not a comment:
+# notes for whoever maintains the script go below that.
+print_usage() {
+	awk 'NR == 1 || /^# SPDX-License-Identifier:/ { next }
+		/^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"
+}
+
+# usage_ok: -h or --help, the help on stdout and status 0.
+usage_ok() {
+	print_usage
+	exit 0
+}
+
+# usage_error [MESSAGE]: a bad command line: MESSAGE (getopts has printed
+# its own) and where the help is, on stderr, status 2.
+usage_error() {
+	[ $# -eq 0 ] || printf '%s: %s\n' "${0##*/}" "$*" >&2
+	printf "Try '%s --help'.\n" "$0" >&2
+	exit 2
+}
+
+# want_help "$@": --help as the first argument, where getopts cannot see it.
+want_help() {
+	[ "${1:-}" != --help ] || usage_ok
+}
+
+# no_more_args "$@": what getopts left, where a command takes no operands
+# (a platform given as an operand would otherwise start a full run).
+no_more_args() {
+	[ $# -eq 0 ] || usage_error "unexpected argument '$1'"
+}
+
 # make_var NAME: value of NAME in lab/versions.mk, where versions are
 # pinned (LAB_VERSIONS names another file, for tests).
 make_var() {
@@ -82,4 +115,73 @@ kernel_build_env() {
 	else
 		CC_OVERRIDE="CC=${CROSS_COMPILE}gcc"
 	fi
+}
+
+# The long-running drivers (bench, rfc, behaviour, stress) start each boot
+# with start_child or run_child and call stop_children from their EXIT
+# trap.  sh runs a trap only once its foreground command has ended, which
+# would make a SIGTERM wait for a whole boot; a wait it interrupts.
+LAB_CHILDREN=''
+
+# start_child CMD...: CMD in the background, stopped with the driver.
+start_child() {
+	"$@" &
+	LAB_CHILDREN="$LAB_CHILDREN $!"
+}
+
+# run_child CMD...: CMD as start_child starts it, waited for: its status.
+run_child() {
+	start_child "$@"
+	set -- $!
+	_rc=0
+	wait "$1" || _rc=$?
+	LAB_CHILDREN=$(echo "$LAB_CHILDREN" | tr ' ' '\n' | grep -vx "$1" | tr '\n' ' ')
+	return "$_rc"
+}
+
+# descendants PID: the processes under PID, each before its own.
+descendants() {
+	for _c in $(pgrep -P "$1"); do
+		echo "$_c"
+		descendants "$_c"
+	done
+}
+
+# stop_children: SIGTERM to every child and everything under it, listed
+# first: a stopped parent's children move to init, out of reach.
+stop_children() {
+	for _p in $LAB_CHILDREN; do
+		# shellcheck disable=SC2046 # process ids are words
+		kill $(descendants "$_p") "$_p" 2>/dev/null || true
+	done
+	LAB_CHILDREN=''
+}
+
+# progress K N START: "k of n" with the time taken since START (epoch
+# seconds) and what is left at the same pace.
+progress() {
+	_spent=$(($(date +%s) - $3))
+	if [ "$1" -gt 1 ]; then
+		_left=$((_spent * ($2 - $1 + 1) / ($1 - 1)))
+		printf '%s of %s (%dm%02ds so far, about %dm%02ds left)' "$1" "$2" \
+			$((_spent / 60)) $((_spent % 60)) $((_left / 60)) $((_left % 60))
+	else
+		printf '%s of %s' "$1" "$2"
+	fi
+}
+
+# verdict_json TAPFILE: its "ok - NAME" and "not ok - NAME" lines as JSON,
+# {passed, failed, cases: [{ok, name}]}, for whatever reads results next.
+verdict_json() {
+	jq -R -s '[split("\n")[] | capture("^(?<s>ok|not ok) - (?<name>.*)$")?
+		| {ok: (.s == "ok"), name}] as $c
+		| {passed: ([$c[] | select(.ok)] | length),
+		   failed: ([$c[] | select(.ok | not)] | length), cases: $c}' "$1"
+}
+
+# mark_latest DIR: results/latest points at DIR, the newest result.
+mark_latest() {
+	case $1 in
+	"$LAB_TOP"/results/*) ln -sfn "${1#"$LAB_TOP"/results/}" "$LAB_TOP/results/latest" ;;
+	esac
 }

@@ -5,12 +5,23 @@
 # shellcheck source=lab/lib.sh
 . "$LAB_TOP/lab/lib.sh"
 
+# Cases that failed so far in this shell (a case reported from a
+# subshell, such as a piped loop, counts in make check's tally only).
+TESTS_FAILED=0
+
 ok() {
 	echo "ok - $*"
 }
 
 not_ok() {
 	echo "not ok - $*"
+	TESTS_FAILED=$((TESTS_FAILED + 1))
+}
+
+# tests_done: the suite's status, 1 if a case failed: a suite run on its
+# own says what make check would.
+tests_done() {
+	exit $((TESTS_FAILED > 0))
 }
 
 # check NAME COMMAND...: one case, passing when COMMAND succeeds.

@@ -12,14 +12,19 @@
 # is at most 15%; OverutilizedBigs and Misfit pass when every run does.
 # Only the series' verdicts are required; the others are reported.
 #
-# Usage: lab/behaviour/run.sh [-r REPS] [-t TESTS] [-o OUTDIR] [-T TIMEOUT] [-A] [PLATFORM...]
+# Usage: lab/behaviour/run.sh [options] [PLATFORM...]
 #   -r REPS      runs per test and policy (default 6)
 #   -t TESTS     only these tests, comma-separated (default: all)
-#   -o OUTDIR    results (default results/behaviour-<date>)
+#   -o OUTDIR    results (default results/behaviour-<date>-<time>): table.md,
+#                verdicts (tab-separated), verdict.json, each platform's traces
 #   -T TIMEOUT   boot timeout per platform, seconds (default 900)
 #   -A           analyse OUTDIR's guest results again, without booting
+#   -n           dry run: print each boot's QEMU command line, boot nothing
+#   -h, --help   this help
 #   PLATFORM     default: juno-r0 hikey960 gs101
-# Exit status: 0 if the series passes every test, 1 otherwise.
+# make behaviour passes PLATFORMS and REPS.  Exit status: 0 if the series
+# passes every test, 1 otherwise, 2 on a bad command line.
+
 set -eu
 LAB_TOP=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
 # shellcheck source=lab/lib.sh
@@ -44,27 +49,40 @@ OU_EAW_PCT_MIN=50
 OU_LITTLE_SHARE_PCT_MIN=90
 OU_CLEAR_BOUND_MS=1000
 
-usage() {
-	sed -n '2,/^$/s/^# \{0,1\}//p' "$0" >&2
-	exit 2
-}
-while getopts r:t:o:T:Ah opt; do
+dry=0
+want_help "$@"
+while getopts r:t:o:T:Anh opt; do
 	case $opt in
 	r) reps=$OPTARG ;;
 	t) only=$OPTARG ;;
 	o) outdir=$OPTARG ;;
 	T) timeout=$OPTARG ;;
 	A) analyse_only=1 ;;
-	*) usage ;;
+	n) dry=1 ;;
+	h) usage_ok ;;
+	*) usage_error ;;
 	esac
 done
 shift $((OPTIND - 1))
-case $reps in '' | *[!0-9]* | 0) die "-r wants a positive number of runs, got '$reps'" ;; esac
+case $reps in '' | *[!0-9]* | 0*) die "-r wants a positive number of runs, got '$reps'" ;; esac
+case $timeout in '' | *[!0-9]* | 0*) die "-T wants whole seconds > 0, got '$timeout'" ;; esac
 [ $# -gt 0 ] || set -- juno-r0 hikey960 gs101
 for p in "$@"; do platform_file "$p" >/dev/null; done
+if [ "$dry" = 1 ]; then
+	[ -n "$outdir" ] || outdir=results/behaviour-DATE-TIME
+	for plat in "$@"; do
+		echo "# $plat: every behaviour test x 3 policies x $reps runs, timeout ${timeout} s"
+		"$LAB_TOP/lab/run" -n -q -p "$plat" -T "$timeout" -o "$outdir/$plat/guest" \
+			"$outdir/$plat/workloads/behaviour.sh"
+	done
+	exit 0
+fi
 [ -n "$outdir" ] || outdir=$LAB_TOP/results/behaviour-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$outdir"
 outdir=$(CDPATH='' cd -- "$outdir" && pwd)
+mark_latest "$outdir"
+trap stop_children EXIT
+trap 'exit 130' INT TERM
 verdicts=$outdir/verdicts
 : >"$verdicts"
 
@@ -196,7 +214,9 @@ select_tests() {
 }
 
 start=$(date +%s)
+k=0
 for plat in "$@"; do
+	k=$((k + 1))
 	platfile=$(platform_file "$plat")
 	dir=$outdir/$plat
 	mkdir -p "$dir"
@@ -210,8 +230,8 @@ for plat in "$@"; do
 	# shellcheck source=/dev/null
 	. "$dir/workloads/platform.env"
 	bundle "$dir/workloads" "$dir/workloads/behaviour.sh"
-	log "$plat: $(wc -l <"$dir/workloads/tests.list") tests x 3 policies x $reps runs"
-	if [ "$analyse_only" = 0 ] && ! "$LAB_TOP/lab/run" -q -p "$platfile" -T "$timeout" -o "$dir/guest" "$dir/workloads/behaviour.sh" \
+	log "boot $(progress "$k" $# "$start"): $plat, $(wc -l <"$dir/workloads/tests.list") tests x 3 policies x $reps runs"
+	if [ "$analyse_only" = 0 ] && ! run_child "$LAB_TOP/lab/run" -q -p "$platfile" -T "$timeout" -o "$dir/guest" "$dir/workloads/behaviour.sh" \
 		"$reps" "${LITTLES%% *}" "$BIGS" "$MISFIT_REPS" >"$dir/lab-run.log" 2>&1; then
 		echo "FAIL $plat: the guest run failed (results in ${dir#"$LAB_TOP"/}/guest):"
 		tail -n 15 "$dir/lab-run.log" | sed 's/^/    /'
@@ -241,6 +261,9 @@ done
 	awk -F '\t' '{ printf "| %s | %s | %s | %s | %s | %s |\n", $2, $1, $3, $4, $5, $6 }' "$verdicts"
 } >"$outdir/table.md"
 cat "$outdir/table.md"
+awk -F '\t' '$3 == "series" { printf "%s - behaviour %s on %s under the series: %s\n",
+	$4 == "PASS" ? "ok" : "not ok", $2, $1, $5 }' "$verdicts" >"$outdir/series.tap"
+verdict_json "$outdir/series.tap" >"$outdir/verdict.json"
 failed=$(awk -F '\t' '$3 == "series" && $4 != "PASS"' "$verdicts" | wc -l)
 echo "results in ${outdir#"$LAB_TOP"/}: the series failed $failed test(s)"
 [ "$failed" -eq 0 ]

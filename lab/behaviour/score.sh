@@ -19,7 +19,12 @@ plat=$(platform_file "$1")
 EMCOST=${EMCOST:-$TOOLS_BIN/emcost}
 [ -x "$EMCOST" ] || die "$EMCOST missing: run make tools"
 
-energy=$("$LAB_TOP/lab/behaviour/segments.sh" "$2" "$3" "$4" | "$EMCOST" score "$plat") ||
+# Not a pipeline: its status would be emcost's alone, and a run missing
+# from the trace would be scored on no placement at all.
+segments=$("$LAB_TOP/lab/behaviour/segments.sh" "$2" "$3" "$4") ||
+	die "no placement of $3 in $2 (see above)"
+[ -n "$segments" ] || die "no placement of $3 in $2: its tasks never ran with a util"
+energy=$(printf '%s\n' "$segments" | "$EMCOST" score "$plat") ||
 	die "cannot score $3 (see above)"
 logs=$(find "$5" -name '*.log' 2>/dev/null | sort)
 [ -n "$logs" ] || die "no rt-app logs in $5"

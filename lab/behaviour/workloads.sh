@@ -32,12 +32,21 @@ PERIOD_US=16000
 periods() { echo $(($1 / PERIOD_US)); }
 
 "$PLATGEN" facts "$plat" >"$out/facts"
-caps=$(sed -n 's/^cpu\([0-9]*\)\.capacity \([0-9]*\)$/\1 \2/p' "$out/facts")
+# The platform as platgen derives it (docs/platform-format.md): this
+# script never reads the platform file itself.
+model=$("$PLATGEN" model "$plat") || die "platgen model $plat failed"
+# model_get KIND KEY: "ID VALUE" per KIND line of the model ("KIND ID" then
+# "KEY VALUE" pairs).
+model_get() {
+	echo "$model" | awk -v kind="$1" -v key="$2" '
+		$1 == kind { for (i = 3; i < NF; i += 2) if ($i == key) print $2, $(i + 1) }'
+}
+caps=$(model_get cpu capacity)
 little_cap=$(echo "$caps" | awk 'NR == 1 || $2 < m { m = $2 } END { print m }')
 big_cap=$(echo "$caps" | awk '$2 > m { m = $2 } END { print m }')
 littles=$(echo "$caps" | awk -v c="$little_cap" '$2 == c { printf "%s%s", s, $1; s = " " }')
 bigs=$(echo "$caps" | awk -v c="$big_cap" '$2 == c { printf "%s%s", s, $1; s = " " }')
-clusters=$(grep -c '^cluster[[:space:]]' "$plat" || true)
+clusters=$(model_get platform nr_clusters | awk '{ print $2 }')
 [ "$little_cap" -lt "$big_cap" ] ||
 	die "$plat: all CPUs have capacity $big_cap; the behaviour tests need big and little CPUs"
 cat >"$out/platform.env" <<EOF
@@ -209,7 +218,8 @@ DOMAIN_MARGIN_PCT=10
 ndomains=$(echo "$FREQ_DOMAINS" | wc -w)
 if [ "$ndomains" -ge 3 ]; then
 	[ -x "$EMCOST" ] || die "$EMCOST missing: run make tools"
-	dom_cpus=$(awk '$1 == "domain" { d = $2 } $1 == "cpus" && d != "" { print d, $2; d = "" }' "$plat")
+	# "DOMAIN CPU" per domain, CPU its first (lowest) one.
+	dom_cpus=$(model_get domain first_cpu)
 	table=$(d=3; while [ "$d" -lt 80 ]; do
 		u=$(util_of "$d")
 		echo "$dom_cpus" | while read -r dom cpu; do

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# The seed's benchmarks (issue 5), guest side, each placement policy
+# The seed's benchmarks, guest side, each placement policy
 # switched through kernel.sched_energy_policy in this one boot, the
 # policies interleaved and their order rotating every iteration, so that
 # drift and position in the sequence hit every policy alike.

@@ -153,10 +153,36 @@ $bad"
 	echo "$id" >"$stamp"
 }
 
+# build_progress: kbuild's "  CC      file" lines become a count every
+# 30 s (a cold build is minutes of them); anything else, warnings and
+# errors, goes through.  srand() returns the previous seed: a clock in
+# any awk.
+build_progress() {
+	awk -v me="${0##*/}" '
+	function now() { srand(); return srand() }
+	BEGIN { t0 = last = now() }
+	/^  [A-Z0-9_]+ / {
+		n++
+		if ((t = now()) - last >= 30) {
+			printf "%s: %d files built, %dm%02ds\n", me, n, (t - t0) / 60, (t - t0) % 60
+			fflush()
+			last = t
+		}
+		next
+	}
+	{ print; fflush() }
+	END { if (n) printf "%s: %d files built in %ds\n", me, n, now() - t0 }'
+}
+
 build() {
 	log "make -j$JOBS Image in ${OBJ#"$LAB_TOP"/}"
-	make -s -C "$KSRC" O="$OBJ" "$CC_OVERRIDE" -j"$JOBS" Image >&2 ||
-		die "kernel build failed in $OBJ"
+	rcfile=$OBJ/.lab-build-status
+	{
+		rc=0
+		make --no-print-directory -C "$KSRC" O="$OBJ" "$CC_OVERRIDE" -j"$JOBS" Image 2>&1 || rc=$?
+		echo "$rc" >"$rcfile"
+	} | build_progress >&2
+	[ "$(cat "$rcfile")" = 0 ] || die "kernel build failed in $OBJ (see above)"
 }
 
 command -v "${CROSS_COMPILE}gcc" >/dev/null || die "${CROSS_COMPILE}gcc missing: run lab/deps.sh host"

@@ -8,11 +8,23 @@
 # has a body and a Signed-off-by, and sparse reports no new warning in
 # the files the series touches.  One "ok"/"not ok" line per gate.
 #
-# Usage: lab/kernel/check-series.sh
+# Usage: lab/kernel/check-series.sh [-h|--help]
+# Takes about 7 minutes with a warm compiler cache, 25 without.  Exit
+# status: 0 when every gate passes, 1 otherwise.
 set -eu
 LAB_TOP=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
 # shellcheck source=lab/lib.sh
 . "$LAB_TOP/lab/lib.sh"
+
+want_help "$@"
+while getopts h opt; do
+	case $opt in
+	h) usage_ok ;;
+	*) usage_error ;;
+	esac
+done
+shift $((OPTIND - 1))
+no_more_args "$@"
 
 BISECT_SRC=$BUILD_DIR/bisect
 BISECT_OBJ=$BUILD_DIR/obj/bisect
@@ -21,8 +33,12 @@ kernel_build_env
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+failures=0
 ok() { echo "ok - $*"; }
-not_ok() { echo "not ok - $*"; }
+not_ok() {
+	echo "not ok - $*"
+	failures=$((failures + 1))
+}
 
 # bisect_at COMMIT: the bisect tree at COMMIT, configured as the lab's.
 bisect_at() {
@@ -134,3 +150,4 @@ else
 	not_ok "sparse: new warnings in the files the series touches:"
 	echo "$new" | head -n 20 | sed 's/^/    /'
 fi
+[ "$failures" -eq 0 ]

@@ -49,3 +49,4 @@ for plat in "$PLATFORMS_DIR"/*.plat; do
 	check "$plat_name: 6.12 EAS started (sched_verbose: sched_energy_set)" \
 		grep -qx 'eas started' "$out/facts.txt"
 done
+tests_done

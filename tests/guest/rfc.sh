@@ -33,11 +33,12 @@ check "progress: boot 1 of 2 and boot 2 of 2" \
 
 # The board model's ceiling: every CPU at its top board-opp power, and
 # every cluster at its top cluster power, in uW.
-ceiling=$(awk '
-	$1 == "domain" { d = $2 }
-	$1 == "cpus" { n[d] = NF - 1 }
-	$1 == "board-opp" { if ($3 > cpu[d]) cpu[d] = $3; if ($4 > cl[d]) cl[d] = $4 }
-	END { for (d in n) t += n[d] * cpu[d] + cl[d]; print t }' "$LAB_TOP/lab/platforms/juno-r0.plat")
+ceiling=$("$PLATGEN" model "$LAB_TOP/lab/platforms/juno-r0.plat" | awk '
+	{ split("", v); for (i = 3; i < NF; i += 2) v[$i] = $(i + 1) }
+	$1 == "domain" { n[$2] = v["nr_cpus"] }
+	$1 == "opp" { if (v["board_cpu_uw"] > cpu[$2]) cpu[$2] = v["board_cpu_uw"]
+		if (v["board_cluster_uw"] > cl[$2]) cl[$2] = v["board_cluster_uw"] }
+	END { for (d in n) t += n[d] * cpu[d] + cl[d]; print t }')
 
 for m in $MODES; do
 	elog=$out/juno-r0-su$m/experiment.log
@@ -79,3 +80,4 @@ check "report: both targets stated met or missed, with N=10's numbers" \
 check "report: the run scaled to 30 s, and said so" grep -q '^\*\*Scaled\*\*: the runs last 2 s' "$report"
 check "report.json: 4 cells, none missing, baseline and series > 0 J per 30 s" \
 	json_true "$out/report.json" '(.cells | length) == 4 and (.missing | length) == 0 and all(.cells[]; .mean_j30 > 0)'
+tests_done

@@ -99,9 +99,53 @@ expect_fail "kernel panic reported with the console's tail" 'Kernel panic' \
 check "panic verdict in summary.json" json_true "$tmp/panic/summary.json" '.verdict == "panic"'
 expect_fail "hung guest stopped by the timeout" 'timeout after' \
 	"$run" -q -T 15 -o "$tmp/hang" cmd 'while :; do :; done'
+# Stopping a run stops its guest, however it is stopped: SIGTERM to
+# lab/run, or a Ctrl-C, which the terminal sends as SIGINT to the whole
+# foreground process group (setsid makes that group here; env restores the
+# SIGINT a background job of sh starts without).  The guest spins: with the
+# instruction clock a sleeping guest would finish at once.
+# running DIR: a process of the run whose results go to DIR, QEMU included.
+running() {
+	pgrep -f -- "$1" >/dev/null
+}
+for sig in TERM INT; do
+	o=$tmp/stop-$sig
+	setsid env --default-signal=INT "$run" -q -T 120 -o "$o" cmd 'while :; do :; done' >"$tmp/out" 2>&1 &
+	pid=$!
+	i=0
+	until [ -s "$o/console.log" ] || [ "$i" -ge 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	case $sig in
+	TERM) kill -TERM "$pid" ;;
+	INT) env kill -s INT -- "-$pid" ;;
+	esac
+	rc=0
+	wait "$pid" || rc=$?
+	i=0
+	while running "$o" && [ "$i" -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if running "$o"; then
+		not_ok "SIG$sig to lab/run (exit $rc) leaves: $(pgrep -af -- "$o" | cut -c1-100 | tr '\n' ';')"
+		pkill -KILL -f -- "$o" || true
+	else
+		ok "SIG$sig to lab/run (exit $rc) stops QEMU and every helper"
+	fi
+done
+
+check "dry run (-n) prints the QEMU command line and boots nothing" \
+	sh -c "'$run' -n -p hikey960 -o '$tmp/dry' idle | grep -q '^qemu-system-aarch64 -machine virt .*-smp 8 .*-append .*lab.experiment=idle' && [ ! -e '$tmp/dry' ]"
+check "-h and --help print the help on stdout with status 0" \
+	sh -c "'$run' -h | grep -q '^Usage: lab/run' && '$run' --help | grep -q '^Usage: lab/run'"
+check "an unknown option is refused with status 2 and a pointer to --help" \
+	sh -c "'$run' -Z idle 2>&1 | grep -q -- '--help' && { '$run' -Z idle 2>/dev/null; [ \$? -eq 2 ]; }"
 expect_fail "unknown platform names the known ones" 'known: .*juno-r0' \
 	"$run" -q -p no-such-soc idle
 expect_fail "malformed platform: file, line and field" 'bad/unknown-key.plat:[0-9]*: ' \
 	"$run" -q -p "$LAB_TOP/tests/host/bad/unknown-key.plat" idle
 expect_fail "unknown experiment is named" "unknown experiment 'no-such-experiment'" \
 	"$run" -q no-such-experiment
+tests_done

@@ -104,3 +104,4 @@ if guest nopower -p "$LAB_TOP/tests/host/good/no-power.plat" idle; then
 		sh -c "grep -q 'no Energy Model for possible CPU' '$tmp/nopower/console.log' &&
 		       ! grep -q 'sched_energy_set: starting EAS' '$tmp/nopower/console.log'"
 fi
+tests_done

@@ -34,7 +34,22 @@ for p in lab/kernel/lab-patches/*.patch; do
 	fi
 done
 
+# Every source file names its license (LICENSE) in its first two lines.
+unlicensed=$(git ls-files -co --exclude-standard | while read -r f; do
+	[ -f "$f" ] || continue
+	case $f in
+	*.c | *.h | *.py | *.sh | Makefile | *.mk) ;;
+	*) head -n 1 "$f" | grep -q '^#!' || continue ;;
+	esac
+	head -n 2 "$f" | grep -q 'SPDX-License-Identifier: GPL-2.0-only' || echo "$f"
+done)
+check "every source file has an SPDX line for GPL-2.0-only${unlicensed:+ (missing: $(echo "$unlicensed" | xargs))}" \
+	[ -z "$unlicensed" ]
+check "LICENSE states the terms and carries the GPL-2.0 text" \
+	sh -c "grep -q 'GPL-2.0-only' LICENSE && grep -q 'GNU GENERAL PUBLIC LICENSE' LICENSE && grep -q 'Version 2, June 1991' LICENSE"
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 check "platgen builds with gcc -std=c11 -Wall -Wextra -Werror" \
 	gcc -std=c11 -Wall -Wextra -Werror -O2 -o "$tmp/platgen" tools/platgen/*.c
+tests_done

@@ -423,3 +423,4 @@ for f in tools/emcost/*.[ch]; do
 	esac
 	check "$f: SPDX line first" test "$(head -n 1 "$f")" = "$want"
 done
+tests_done

@@ -24,3 +24,4 @@ for f in init bin/busybox bin/sh usr/bin/rt-app usr/bin/hackbench \
 	lab/bin/lab-facts lab/bin/lab-snapshot lab/trace-events; do
 	check "initramfs has $f" grep -qxF "$f" "$tmp/list"
 done
+tests_done

@@ -81,3 +81,4 @@ check "the built kernel is the pinned Debian version ($(make_var LINUX_SOURCE_VE
 # Leave the tree as the build wants it: the real series applied.
 check "the real series (patches/series) applies again afterwards" \
 	env LAB_KERNEL_STEPS=apply "$build"
+tests_done

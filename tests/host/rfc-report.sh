@@ -99,3 +99,4 @@ check "bench-report.sh: policy b's runs get their bounds" \
 	sh -c "grep -q '^bound n 10 policy b rep 1 ' '$tmp/bench-new/bounds-juno-r0.txt'"
 check "bench-report.sh: energy rows N=10 and N=50 complete" \
 	sh -c "[ \$(grep -c '^| [15]0 | [0-9.]* | [0-9.]*% | [0-9.]* (' '$tmp/bench-new/report.md') -eq 2 ]"
+tests_done

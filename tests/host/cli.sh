@@ -1,0 +1,71 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# One command-line convention for every lab command, as a user meets it:
+# -h and --help print the help on stdout with status 0 (the help, not the
+# notes for whoever maintains the script); an unknown option or a stray
+# operand is refused with status 2 and a pointer to --help; the drivers'
+# dry runs print QEMU command lines and boot nothing.
+set -eu
+LAB_TOP=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$LAB_TOP/tests/lib.sh"
+cd "$LAB_TOP"
+make -s tools
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Command, and an operand it does not take ("-" where it takes operands).
+while read -r cmd stray; do
+	for h in -h --help; do
+		rc=0
+		"$cmd" "$h" >"$tmp/out" 2>"$tmp/err" || rc=$?
+		check "$cmd $h: help on stdout (first line '$(head -n 1 "$tmp/out")'), none on stderr, status $rc" \
+			sh -c "[ $rc -eq 0 ] && [ -s '$tmp/out' ] && [ ! -s '$tmp/err' ] &&
+				! grep -q -i -e shellcheck -e 'brace group' -e SPDX '$tmp/out'"
+	done
+	rc=0
+	"$cmd" -Z >"$tmp/out" 2>"$tmp/err" || rc=$?
+	check "$cmd -Z: refused, status $rc, a pointer to --help on stderr" \
+		sh -c "[ $rc -eq 2 ] && [ ! -s '$tmp/out' ] && grep -q -e '--help' -e '^usage' '$tmp/err'"
+	[ "$stray" != - ] || continue
+	rc=0
+	"$cmd" "$stray" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	check "$cmd $stray: a stray operand refused, status $rc" \
+		sh -c "[ $rc -eq 2 ] && grep -q \"$stray\" '$tmp/err'"
+done <<EOF
+lab/run -
+lab/bench juno-r0
+lab/rfc juno-r0
+lab/stress juno-r0
+lab/behaviour/run.sh -
+lab/kernel/check-series.sh patches
+tests/run.sh no-such-suite
+build/tools/platgen -
+build/tools/emcost -
+EOF
+
+# Dry runs: a QEMU command line per boot, with the instruction clock and
+# the platform's CPUs; nothing written.
+while read -r want cmd; do
+	rc=0
+	# shellcheck disable=SC2086 # a command line
+	$cmd -o "$tmp/dry" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	got=$(grep -c '^qemu-system-aarch64 -machine virt .*-smp [0-9]* .*-icount shift=0,sleep=off ' "$tmp/out" || true)
+	check "$cmd: $got QEMU command lines (want $want), status $rc, nothing written" \
+		sh -c "[ $rc -eq 0 ] && [ $got -eq $want ] && [ ! -e '$tmp/dry' ]"
+done <<EOF
+1 lab/run -n -p gs101 seed-energy
+4 lab/bench -n
+4 lab/rfc -n
+5 lab/stress -n
+3 lab/behaviour/run.sh -n
+EOF
+# A failing check fails make stress: here every boot fails (no kernel at
+# the path given), and the results, logs and verdict stay.
+rc=0
+lab/stress -k "$tmp/no-such-Image" -p juno-r0 -d 1 -o "$tmp/stress" >"$tmp/out" 2>&1 || rc=$?
+check "lab/stress with failing boots: status $rc, its not-ok lines in results.tap, verdict.json counts them, logs kept" \
+	sh -c "[ $rc -eq 1 ] && grep -q '^not ok - juno-r0: the debug kernel boots' '$tmp/stress/results.tap' &&
+		[ \$(jq .failed '$tmp/stress/verdict.json') -ge 3 ] && grep -q 'no kernel at' '$tmp/stress/juno-r0.log'"
+tests_done
