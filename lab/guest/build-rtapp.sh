@@ -14,6 +14,9 @@ LAB_TOP=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
 . "$LAB_TOP/lab/lib.sh"
 
 OUT=${1:-$BUILD_DIR/guest/rt-app}
+# The build runs in a directory of its own: a relative OUT (make passes
+# build/guest/rt-app) would land there and be removed with it.
+case $OUT in /*) ;; *) OUT=$PWD/$OUT ;; esac
 SRC=$BUILD_DIR/src
 tarball=$SRC/$(make_var RTAPP_ORIG_TARBALL)
 want=$(make_var RTAPP_ORIG_SHA256)

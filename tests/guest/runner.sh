@@ -94,6 +94,9 @@ fi
 expect_fail "failing command reported as experiment_failed" experiment_failed \
 	"$run" -q -T 60 -o "$tmp/fail" cmd 'exit 3'
 check "its exit status is recorded" json_true "$tmp/fail/summary.json" '.exit_status == "3"'
+expect_fail "a failing command is reported as such when traced too (trace-cmd's status is not the command's)" experiment_failed \
+	"$run" -q -T 60 -t -o "$tmp/fail-traced" cmd 'exit 3'
+check "its exit status is recorded, traced" json_true "$tmp/fail-traced/summary.json" '.exit_status == "3"'
 expect_fail "kernel panic reported with the console's tail" 'Kernel panic' \
 	"$run" -q -T 60 -o "$tmp/panic" -a rdinit=/bin/false idle
 check "panic verdict in summary.json" json_true "$tmp/panic/summary.json" '.verdict == "panic"'

@@ -24,4 +24,14 @@ for f in init bin/busybox bin/sh usr/bin/rt-app usr/bin/hackbench \
 	lab/bin/lab-facts lab/bin/lab-snapshot lab/trace-events; do
 	check "initramfs has $f" grep -qxF "$f" "$tmp/list"
 done
+
+# The rt-app the initramfs packs is the one just built: make passes a
+# relative output path, which the build (in a directory of its own) lost.
+rel=build/rtapp-test.$$
+rm -f "$rel"
+(cd "$LAB_TOP" && lab/guest/build-rtapp.sh "$rel" >/dev/null 2>"$tmp/rtapp.err") ||
+	sed 's/^/    /' "$tmp/rtapp.err"
+check "rt-app built to a relative path lands there ($rel)" \
+	sh -c "aarch64-linux-gnu-readelf -h '$LAB_TOP/$rel' | grep -q 'Machine: *AArch64'"
+rm -f "$LAB_TOP/$rel"
 tests_done
