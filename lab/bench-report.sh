@@ -4,7 +4,8 @@
 # DIR/report.md (the seed's tables with mean, RSD, % vs none, each policy
 # against 6.12's EAS and against the optimum on the meter's model, where the
 # energy went, the targets met or missed and by how much), one plot per
-# platform (DIR/energy-PLATFORM.png, energy against N per policy), and the
+# platform (DIR/energy-PLATFORM.png, energy against N per policy),
+# DIR/verdict.json (each target met or missed, with its evidence), and the
 # report printed.  DIR/notes.md, when present (a human's analysis of a
 # run, with trace evidence), is appended to the report.
 #
@@ -335,4 +336,11 @@ done
 		cat "$dir/notes.md"
 	fi
 } >"$dir/report.md"
+# The targets, machine-readable: one case per target line, "met" or not,
+# with the line's evidence.
+sed -n 's/^- \(.*\): \*\*\(met\|missed\)\*\*;* *\(.*\)$/\2\t\1\t\3/p' "$tmp/targets.md" |
+	jq -R -s '[split("\n")[] | select(. != "") | split("\t")
+		| {met: (.[0] == "met"), target: .[1], evidence: .[2]}] as $t
+		| {met: ([$t[] | select(.met)] | length),
+		   missed: ([$t[] | select(.met | not)] | length), targets: $t}' >"$dir/verdict.json"
 cat "$dir/report.md"

@@ -99,4 +99,9 @@ check "bench-report.sh: policy b's runs get their bounds" \
 	sh -c "grep -q '^bound n 10 policy b rep 1 ' '$tmp/bench-new/bounds-juno-r0.txt'"
 check "bench-report.sh: energy rows N=10 and N=50 complete" \
 	sh -c "[ \$(grep -c '^| [15]0 | [0-9.]* | [0-9.]*% | [0-9.]* (' '$tmp/bench-new/report.md') -eq 2 ]"
+# shellcheck disable=SC2016 # jq's variables
+check "bench-report.sh: verdict.json has each target of report.md, met or missed, with its evidence" \
+	sh -c "n=\$(grep -c '^- .*: \*\*\(met\|missed\)\*\*' '$tmp/bench-new/report.md') && [ \"\$n\" -gt 0 ] &&
+		jq -e --argjson n \"\$n\" '(.targets | length) == \$n and .met + .missed == \$n and
+			all(.targets[]; (.met | type) == \"boolean\" and (.target | length) > 0)' '$tmp/bench-new/verdict.json' >/dev/null"
 tests_done
