@@ -10,7 +10,7 @@ LAB_TOP=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
 HOST_PKGS="make gcc libc6-dev git bc flex bison libssl-dev libelf-dev cpio
 gzip xz-utils device-tree-compiler gcc-aarch64-linux-gnu
 binutils-aarch64-linux-gnu qemu-system-arm ccache sparse trace-cmd jq shellcheck
-python3 python3-ply python3-git gnuplot-nox procps"
+python3 python3-ply python3-git pyflakes3 gnuplot-nox procps"
 
 missing() {
 	for p in "$@"; do

@@ -22,6 +22,12 @@ for f in $scripts; do
 	fi
 done
 
+# Host analysis in Python: pyflakes (unused names, undefined ones,
+# shadowed imports) on every Python file.
+# shellcheck disable=SC2046 # file names without blanks
+check "pyflakes3 on every Python file ($(git ls-files -co --exclude-standard '*.py' | wc -l) files)" \
+	pyflakes3 $(git ls-files -co --exclude-standard '*.py')
+
 # Lab kernel C: kernel coding style, checked on the lab-only patches.
 checkpatch=$KSRC/scripts/checkpatch.pl
 for p in lab/kernel/lab-patches/*.patch; do
