@@ -28,8 +28,9 @@ rc=0
 awk '/^## juno-r0: energy/ { f = 1 } /^## / && !/^## juno-r0: energy/ { f = 0 } f || /^- \(/ || /^make rfc took/' "$tmp/log" |
 	sed 's/^/    /'
 check "reduced make rfc runs to its end (exit $rc)" [ "$rc" -eq 0 ]
-check "progress: boot 1 of 2 and boot 2 of 2" \
-	sh -c "grep -q 'boot 1 of 2: juno-r0, schedutil 4.16' '$tmp/log' && grep -q 'boot 2 of 2: juno-r0, schedutil 6.12' '$tmp/log'"
+check "progress: boot 1 of 2, then boot 2 of 2 with the time spent and left" \
+	sh -c "grep -q 'boot 1 of 2: juno-r0, schedutil 4.16' '$tmp/log' &&
+		grep -q 'boot 2 of 2 ([0-9]*m[0-9]*s so far, about [0-9]*m[0-9]*s left): juno-r0, schedutil 6.12' '$tmp/log'"
 
 # The board model's ceiling: every CPU at its top board-opp power, and
 # every cluster at its top cluster power, in uW.
