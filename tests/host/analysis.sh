@@ -27,9 +27,23 @@ elif [ "$rc" -ne 0 ] && ! grep -q '^not ok - ' "$tmp/out"; then
 fi
 [ "$rc" -eq 0 ] || TESTS_FAILED=$((TESTS_FAILED + 1))
 
+# The report of make bench (lab/bench-report.sh, lab/analysis/bench.py):
+# tests/host/bench_report_test.py, the same files as the shell version it
+# replaced on recorded runs, and its tables, pairs, targets and verdict.
+rc=0
+"$PYTHON" "$LAB_TOP/tests/host/bench_report_test.py" >"$tmp/bench.out" 2>&1 || rc=$?
+cat "$tmp/bench.out"
+if ! grep -q '^ok - ' "$tmp/bench.out" && ! grep -q '^not ok - ' "$tmp/bench.out"; then
+	not_ok "tests/host/bench_report_test.py ran no test (status $rc)"
+elif [ "$rc" -ne 0 ] && ! grep -q '^not ok - ' "$tmp/bench.out"; then
+	not_ok "tests/host/bench_report_test.py: status $rc, yet no test failed"
+fi
+[ "$rc" -eq 0 ] || TESTS_FAILED=$((TESTS_FAILED + 1))
+
 if command -v pyflakes3 >/dev/null 2>&1; then
 	check "pyflakes3: lab/analysis and its tests are clean" \
-		pyflakes3 "$LAB_TOP"/lab/analysis/*.py "$LAB_TOP/tests/host/analysis_test.py"
+		pyflakes3 "$LAB_TOP"/lab/analysis/*.py "$LAB_TOP/tests/host/analysis_test.py" \
+		"$LAB_TOP/tests/host/bench_report_test.py"
 else
 	ok "pyflakes3: lab/analysis and its tests are clean # skip python3-pyflakes is not installed"
 fi

@@ -662,9 +662,11 @@ class TapResult(unittest.TextTestResult):
 
     def addFailure(self, test, err):
         self._fail(test, err, "failed")
+        super().addFailure(test, err)
 
     def addError(self, test, err):
         self._fail(test, err, "error")
+        super().addError(test, err)
 
     def addSubTest(self, test, subtest, err):
         if err is not None:

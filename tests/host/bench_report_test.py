@@ -1,0 +1,333 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Unit tests of lab/analysis/bench.py (the report of `make bench`, which
+lab/bench-report.sh runs), run by tests/host/analysis.sh; one line per
+test, "ok - NAME" or "not ok - NAME".
+
+The report was shell, awk and jq until bench.py replaced it, and its
+files must not change with the port: tests/host/data/bench-report/expected
+holds what the shell version wrote (report.md, verdict.json, bounds,
+plot data) for the juno-r0 half of a real run (bench-report/juno, from
+results/bench-20261204-142742, its config's platforms cut to juno-r0 and
+its consoles to their "Linux version" line) and for the synthetic runs
+tests/host/rfc-report.sh builds from tests/host/data/rfc-sample (old
+lines: the Energy Model's meter; new ones: the board's, with policy b).
+The other tests check the tables, the paired comparison, the targets and
+verdict.json on inputs small enough to check by hand."""
+
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+from contextlib import redirect_stderr, redirect_stdout
+from types import SimpleNamespace
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+LAB_TOP = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(LAB_TOP, "lab"))
+from analysis import bench as B  # noqa: E402  (after the path is set)
+
+DATA = os.path.join(HERE, "data", "bench-report")
+EXPECTED = os.path.join(DATA, "expected")
+SAMPLE_LOG = os.path.join(HERE, "data", "rfc-sample", "juno-r0-su4.16", "experiment.log")
+TOOLS = os.path.join(LAB_TOP, "build", "tools")
+BENCH = os.path.join(LAB_TOP, "lab", "analysis", "bench.py")
+WRAPPER = os.path.join(LAB_TOP, "lab", "bench-report.sh")
+need_tools = unittest.skipUnless(
+    all(os.access(os.path.join(TOOLS, t), os.X_OK) for t in ("emcost", "platgen"))
+    and shutil.which("gnuplot"), "no build/tools/emcost or platgen (make tools), or no gnuplot")
+OUTPUTS = ("report.md", "verdict.json", "bounds-juno-r0.txt", "energy-juno-r0.dat")
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def bench_dir(dest, kind):
+    """A directory as lab/bench writes it: the recorded juno run, or the
+    synthetic old or new one tests/host/rfc-report.sh builds."""
+    if kind == "juno":
+        shutil.copytree(os.path.join(DATA, "juno"), dest)
+        return dest
+    os.makedirs(os.path.join(dest, "juno-r0-energy"))
+    os.makedirs(os.path.join(dest, "juno-r0-hackbench"))
+    with open(os.path.join(dest, "config"), "w") as f:
+        f.write("command=test\nplatforms=juno-r0\nn=10 50\nduration=5\niter=3\nhb_loops=20\nhb_iter=1\ndate=now\n")
+    lines = read(SAMPLE_LOG).decode().splitlines(True)
+    if kind == "old":
+        lines = [re.sub(r" su .*", "", ln.rstrip("\n")) + "\n" for ln in lines if " policy b " not in ln]
+    with open(os.path.join(dest, "juno-r0-energy", "experiment.log"), "w") as f:
+        f.write("".join(lines))
+    with open(os.path.join(dest, "juno-r0-hackbench", "experiment.log"), "w") as f:
+        for p in ("b", "0", "1", "2"):
+            if kind == "new":
+                f.write(f"bench-hackbench g 1 policy {p} rep 1 time_s 0.2 su 4.16\n")
+            elif p != "b":
+                f.write(f"bench-hackbench g 1 policy {p} rep 1 time_s 0.2\n")
+    return dest
+
+
+class Tmp:
+    """A temporary directory, removed afterwards."""
+
+    def __enter__(self):
+        self.path = tempfile.mkdtemp(prefix="bench-report-test.")
+        return self.path
+
+    def __exit__(self, *exc):
+        shutil.rmtree(self.path)
+
+
+def run_main(argv):
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        rc = B.main(argv)
+    return rc, err.getvalue()
+
+
+def priced(cap=None, idle_all=0.0, top_all=0.0, mincost=0.0):
+    """What energy_table needs of a platform, without platgen: CPU 0
+    little (capacity 512), CPU 1 big (1024)."""
+    cap = cap or {"0": 512, "1": 1024}
+    return SimpleNamespace(cap=cap, bigcap=max(cap.values()), idle_all=idle_all, top_all=top_all,
+                           mincost=mincost)
+
+
+def eline(n, p, rep, total_uj, window_us=5000000, cpus="cpu0:0,cpu1:0"):
+    return (f"bench-energy n {n} policy {p} rep {rep} window_us {window_us} total_uj {total_uj} "
+            f"domains_uj {total_uj} cpus {cpus}")
+
+
+class Equivalence(unittest.TestCase):
+    """The port writes what the shell version wrote, byte for byte."""
+
+    def check(self, kind):
+        with Tmp() as tmp:
+            d = bench_dir(os.path.join(tmp, kind), kind)
+            res = subprocess.run([WRAPPER, d], capture_output=True, check=False)
+            self.assertEqual(res.returncode, 0, res.stderr.decode())
+            for name in OUTPUTS:
+                with self.subTest(file=name):
+                    self.assertEqual(read(os.path.join(d, name)).decode(),
+                                     read(os.path.join(EXPECTED, kind, name)).decode())
+            self.assertEqual(res.stdout, read(os.path.join(d, "report.md")), "the report printed")
+            self.assertGreater(os.path.getsize(os.path.join(d, "energy-juno-r0.png")), 0, "the plot")
+
+    @need_tools
+    def test_recorded_run(self):
+        self.check("juno")
+
+    @need_tools
+    def test_old_lines_energy_model_meter(self):
+        self.check("old")
+
+    @need_tools
+    def test_new_lines_board_meter_and_policy_b(self):
+        self.check("new")
+
+
+class EnergyTable(unittest.TestCase):
+    def test_mean_rsd_runs_window_and_big_share(self):
+        energy = [eline(10, 0, 1, 1000000, 5000000, "cpu0:250000,cpu1:750000"),
+                  eline(10, 0, 2, 3000000, 5200000, "cpu0:1500000,cpu1:1500000")]
+        rows, _ = B.energy_table(priced(), ["10 - "], energy, 5.0, True)
+        self.assertEqual(len(rows), 1)
+        # mean 2 J, sd sqrt(2) J: RSD 70.71%; 2 runs; window 5.1 s; big
+        # (CPU 1) 75% then 50%.
+        self.assertEqual(rows[0][:6], ["10", "2.0000", "70.71", "2", "5.1000", "62.5"])
+        self.assertEqual(rows[0][6:16], ["-"] * 10, "policies 1 and 2 missing")
+        self.assertEqual(rows[0][16:], ["-", "-", "-", "-"], "no optimum, no pair")
+
+    def test_policy_b_bounds_only(self):
+        energy = [eline(10, "b", 1, 1000000), eline(10, 0, 1, 2000000)]
+        rows, bounds = B.energy_table(priced(), ["10 - "], energy, 5.0, True)
+        self.assertEqual(rows[0][1], "2.0000", "policy b left out of the table")
+        self.assertEqual([b.split()[4] for b in bounds], ["b", "0"], "a bound per run, b's included")
+
+    def test_bounds(self):
+        # Every CPU idle over the 5 s: 1000 uW x 5 s = 5000 uJ; the work,
+        # 1 task: 312 activations of 800 us at capacity 1024, at 0.5 uW
+        # per unit of capacity: 127.8 uJ.  Every CPU at its top: 100000 uJ.
+        rows, bounds = B.energy_table(priced(idle_all=1000.0, top_all=20000.0, mincost=0.5),
+                                      [], [eline(1, 0, 3, 500000)], 5.0, False)
+        self.assertEqual(bounds, ["bound n 1 policy 0 rep 3 total_uj 500000 low_uj 5128 "
+                                  "high_uj 100000 domains_uj 500000\n"])
+
+    def test_optimum_priced_on_the_meters_model(self):
+        energy = [eline(10, p, 1, 1000000, 6000000) for p in (0, 1, 2)]
+        # Board: its power over the mean window, 100000 uW x 6 s.
+        rows, _ = B.energy_table(priced(idle_all=1000.0), ["10 100000 little@450MHz"], energy, 5.0, True)
+        self.assertEqual(rows[0][16:18], ["0.6000", "little@450MHz"])
+        # Energy Model: over the run's 5 s, then every CPU idle for 1 s.
+        rows, _ = B.energy_table(priced(idle_all=1000.0), ["10 100000 little@450MHz"], energy, 5.0, False)
+        self.assertEqual(rows[0][16], "0.5010")
+
+
+class Paired(unittest.TestCase):
+    def test_series_against_612_per_repetition(self):
+        # rep 1: +10%, rep 2: -10%, rep 3: +30% (mean +10%, sd 20%, 2 SE
+        # 2 x 20 / sqrt(3) = 23.1); rep 4 has no 6.12 run: not a pair.
+        energy = []
+        for rep, (eas, series) in enumerate([(100, 110), (100, 90), (100, 130), (None, 50)], 1):
+            if eas:
+                energy.append(eline(20, 1, rep, eas * 10000))
+            energy.append(eline(20, 2, rep, series * 10000))
+        rows, _ = B.energy_table(priced(), [], energy, 5.0, True)
+        self.assertEqual(rows[0][18:], ["+10.0", "23.1"])
+
+    def test_one_pair_no_spread(self):
+        energy = [eline(20, 1, 1, 1000000), eline(20, 2, 1, 950000)]
+        rows, _ = B.energy_table(priced(), [], energy, 5.0, True)
+        self.assertEqual(rows[0][18:], ["-5.0", "0.0"])
+
+
+def row(n, e0, e1, e2, opt, pair=("-", "-")):
+    """An etab row: N, per policy mean, RSD, runs, window, big share."""
+    cells = [str(n)]
+    for e in (e0, e1, e2):
+        cells += [e, "1.00", "3", "5.0100", "50.0"] if e != "-" else ["-"] * 5
+    return cells + [opt, "little@450MHz", *pair]
+
+
+class Targets(unittest.TestCase):
+    def test_table_and_targets_met(self):
+        text, targets = B.energy_section("juno-r0", [row(10, "1.0000", "0.7000", "0.6000", "0.5800",
+                                                          ("-14.3", "2.0"))])
+        self.assertIn("| 10 | 1.0000 | 1.00% | 0.7000 (-30.00%) | 1.00% | 0.6000 (-40.00%) | 1.00% "
+                      "| -14.29% (paired -14.3% +-2.0) | 0.5800 | 1.21 | 1.03 |\n", text)
+        self.assertIn("| 10 | 50.0 | 50.0 | 50.0 | little@450MHz | 5.0100 |\n", text)
+        self.assertEqual(targets, [
+            "- juno-r0, series energy <= 6.12 EAS at every N: **met**; N=10: -14.3%\n",
+            "- juno-r0, series savings against none at least the seed's: **met**; N=10: -40.0% vs seed -33.4%\n",
+            "- juno-r0, series energy <= 1.05 x the optimum: **met**; series / optimum N=10: 1.03\n"])
+
+    def test_targets_missed_with_evidence(self):
+        _, targets = B.energy_section("juno-r0", [row(10, "1.0000", "0.7000", "0.7700", "0.5000", ("+10.0", "3.0")),
+                                                  row(50, "1.0000", "-", "0.9000", "-")])
+        self.assertEqual(targets, [
+            "- juno-r0, series energy <= 6.12 EAS at every N: **missed**; above at N=10: +10.0% "
+            "(paired +10.0% +-3.0) N=50 (missing)\n",
+            "- juno-r0, series savings against none at least the seed's: **missed**; N=10: -23.0% "
+            "vs seed -33.4% (10.4 points short; optimum -50.0%)\n",
+            "- juno-r0, series energy <= 1.05 x the optimum: **missed**; series / optimum above at N=10: 1.54\n"])
+
+    def test_seed_target_only_on_juno(self):
+        _, targets = B.energy_section("hikey960", [row(10, "1.0000", "0.7000", "0.6000", "-")])
+        self.assertEqual(len(targets), 2)
+        self.assertIn("**missed**; series / optimum above at N=10 (no optimum)", targets[1])
+
+    def test_hackbench(self):
+        lines = [f"bench-hackbench g {g} policy {p} rep 1 time_s {t}"
+                 for g, p, t in ((1, 0, 0.2), (1, 1, 0.21), (1, 2, 0.203), (2, 0, 0.4), (2, 2, 0.5))]
+        text, target = B.hackbench_section("juno-r0", lines)
+        self.assertIn("| 1 | 40 | 0.200 | 0.00% | 0.210 (+5.00%) | 0.00% | 0.203 (+1.50%) | 0.00% | -3.33% |\n", text)
+        self.assertIn("| 2 | 80 | 0.400 | 0.00% | 0.000 (-100.00%) | - | 0.500 (+25.00%) | 0.00% | - |\n", text)
+        self.assertEqual(target, "- juno-r0, series hackbench time against none at most +1%: **missed**; "
+                                 "above at G=1: +1.5% G=2: +25.0%\n")
+        _, target = B.hackbench_section("juno-r0", [])
+        self.assertIn("**missed**; above at no hackbench run", target)
+
+
+class Verdict(unittest.TestCase):
+    def test_each_target_met_or_missed_with_evidence(self):
+        doc = json.loads(B.verdict([
+            "- juno-r0, series energy <= 6.12 EAS at every N: **met**; N=10: -1.0%\n",
+            "- juno-r0, series energy <= 1.05 x the optimum: **missed**; series / optimum above at N=10: 1.44\n",
+            "- hikey960, series hackbench time against none at most +1%: **met**;\n"]))
+        self.assertEqual(doc["met"], 2)
+        self.assertEqual(doc["missed"], 1)
+        self.assertEqual(doc["targets"][1], {"met": False, "target": "juno-r0, series energy <= 1.05 x the optimum",
+                                             "evidence": "series / optimum above at N=10: 1.44"})
+        self.assertEqual(doc["targets"][2]["evidence"], "")
+
+    def test_json_as_jq_printed_it(self):
+        self.assertEqual(B.verdict([]), '{\n  "met": 0,\n  "missed": 0,\n  "targets": []\n}\n')
+
+
+class AwkNumbers(unittest.TestCase):
+    """mawk's conversions, which the report's digits depend on."""
+
+    def test_numbers(self):
+        self.assertEqual(B.num("-"), 0.0)
+        self.assertEqual(B.num("12.5MHz"), 12.5)
+        self.assertEqual(B.awk_str(450.0), "450")
+        self.assertEqual(B.awk_str(1843.2), "1843.2")
+        self.assertEqual(B.awk_str(3e9), "3e+09")
+        self.assertEqual(B.awk_str(0.0099460214), "0.00994602")
+        self.assertEqual(B.div(1.0, 0.0), float("inf"))
+
+
+class Errors(unittest.TestCase):
+    def test_not_a_bench_directory(self):
+        with Tmp() as tmp:
+            rc, err = run_main([tmp])
+        self.assertEqual(rc, 1)
+        self.assertIn(f"{tmp}/config missing", err)
+        self.assertRegex(err, r"^[^\n]*: error: .*/config missing: not a directory lab/bench wrote\n\Z")
+
+    def test_usage(self):
+        rc, err = run_main([])
+        self.assertEqual(rc, 1)
+        self.assertRegex(err, r"^[^\n]*: error: usage: lab/bench-report.sh DIR")
+
+    @need_tools
+    def test_unknown_platform(self):
+        with Tmp() as tmp:
+            with open(os.path.join(tmp, "config"), "w") as f:
+                f.write("platforms=nosuch\n")
+            res = subprocess.run([WRAPPER, tmp], capture_output=True, text=True, check=False)
+        self.assertEqual(res.returncode, 1)
+        self.assertRegex(res.stderr, r"^bench.py: error: no platform 'nosuch' \(known: .*juno-r0.*\)\n\Z")
+
+    def test_module_style(self):
+        with open(BENCH, encoding="utf-8") as f:
+            head = f.read().splitlines()
+        self.assertEqual(head[:2], ["#!/usr/bin/python3", "# SPDX-License-Identifier: GPL-2.0-only"])
+        self.assertTrue(os.access(BENCH, os.X_OK))
+
+
+class TapResult(unittest.TextTestResult):
+    """One "ok - " or "not ok - " line per test."""
+
+    def _name(self, test):
+        return f"lab/analysis/bench.py: {test.__class__.__name__}.{test._testMethodName}"
+
+    def addSuccess(self, test):
+        print(f"ok - {self._name(test)}")
+
+    def _fail(self, test, err, kind, sub=""):
+        print(f"not ok - {self._name(test)}{sub} ({kind})")
+        for ln in self._exc_info_to_string(err, test).splitlines()[-12:]:
+            print(f"    {ln}")
+
+    # The parent's methods record the outcome: the status says it too.
+    def addFailure(self, test, err):
+        self._fail(test, err, "failed")
+        super().addFailure(test, err)
+
+    def addError(self, test, err):
+        self._fail(test, err, "error")
+        super().addError(test, err)
+
+    def addSubTest(self, test, subtest, err):
+        if err is not None:
+            kind = "failed" if issubclass(err[0], test.failureException) else "error"
+            self._fail(test, err, kind, " " + subtest._subDescription())
+        super().addSubTest(test, subtest, err)
+
+    def addSkip(self, test, reason):
+        print(f"ok - {self._name(test)} # skip {reason}")
+
+
+if __name__ == "__main__":
+    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
+    runner = unittest.TextTestRunner(stream=io.StringIO(), resultclass=TapResult)
+    result = runner.run(suite)
+    sys.exit(0 if result.wasSuccessful() else 1)
