@@ -30,6 +30,10 @@ import subprocess
 import sys
 
 LAB_TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# analysis.platform reads platforms (lab/ is on the path: this directory).
+if os.path.join(LAB_TOP, "lab") not in (os.path.abspath(p or ".") for p in sys.path):
+    sys.path.insert(0, os.path.join(LAB_TOP, "lab"))
+from analysis import platform as lab_platform  # noqa: E402  (after the path is set)
 
 # The RFC's cover letter (2018-03-20), section 2.1: 10 iterations of 30 s,
 # Joules, "Without patches" (Linux 4.16-rc4, no EAS) and "With patches".
@@ -179,40 +183,34 @@ def kernel_version(path):
     return None
 
 
-def read_platform(path):
-    """The domains of a platform file: name, cpus, capacity, OPPs, board."""
-    domains = []
-    d = None
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            w = line.split("#", 1)[0].split()
-            if not w:
-                continue
-            if w[0] == "domain":
-                d = {"name": w[1], "cpus": [], "dmips": 0, "khz": [],
-                     "board_cpu_uw": [], "board_cluster_uw": [], "board_wfi_uw": None}
-                domains.append(d)
-            elif d is None:
-                continue
-            elif w[0] == "cpus":
-                d["cpus"] = [int(c) for c in w[1:]]
-            elif w[0] == "capacity-dmips-mhz":
-                d["dmips"] = int(w[1])
-            elif w[0] == "opp":
-                d["khz"].append(int(w[1]))
-            elif w[0] == "board-opp":
-                d["board_cpu_uw"].append(int(w[2]))
-                d["board_cluster_uw"].append(int(w[3]))
-            elif w[0] == "board-wfi":
-                d["board_wfi_uw"] = (int(w[1]), int(w[2]))
-    if not domains:
+def read_platform(path, platgen=None):
+    """The domains of a platform file: name, cpus, OPPs, capacity at each
+    OPP, board model.  From platgen's derived model (analysis.platform,
+    the one reader of platform files): capacities are the kernel's,
+    whole numbers on the 0..1024 scale of the biggest CPU."""
+    try:
+        model = lab_platform.model(path, platgen)
+    except lab_platform.PlatformError as e:
+        raise ReportError(str(e)) from None
+    if not model.domains:
         raise ReportError(f"{path}: no domain")
-    best = max(x["dmips"] * max(x["khz"] or [0]) for x in domains)
-    for x in domains:
-        x["cluster"] = f"cluster{min(x['cpus'])}"
-        x["big"] = x["dmips"] * max(x["khz"] or [0]) == best
-        # Capacity at each OPP, on the 0..1024 scale of the biggest CPU.
-        x["caps"] = [1024.0 * x["dmips"] * k / best for k in x["khz"]]
+    top = max(d.capacity for d in model.domains.values())
+    domains = []
+    for dom in sorted(model.domains.values(), key=lambda d: d.index):
+        opps = sorted(dom.opps, key=lambda o: o.index)
+        board = [o.values for o in opps if o.values.get("board_cpu_uw") is not None]
+        wfi = (dom.values.get("board_wfi_cpu_uw"), dom.values.get("board_wfi_cluster_uw"))
+        domains.append({
+            "name": dom.name,
+            "cpus": list(dom.cpus),
+            "khz": [o.khz for o in opps],
+            "caps": [o.capacity for o in opps],
+            "board_cpu_uw": [v["board_cpu_uw"] for v in board],
+            "board_cluster_uw": [v["board_cluster_uw"] for v in board],
+            "board_wfi_uw": wfi if None not in wfi else None,
+            "cluster": f"cluster{min(dom.cpus)}",
+            "big": dom.capacity == top,
+        })
     return domains
 
 

@@ -50,14 +50,9 @@ naming the cause, status 1 (2 for a bad command line).
 import os
 import sys
 
-# Run as a script, this directory comes first on the path, where trace.py
-# and platform.py would shadow the standard library's: lab/ instead.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_LAB = os.path.dirname(_HERE)
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
-if _LAB not in (os.path.abspath(p or ".") for p in sys.path):
-    sys.path.insert(0, _LAB)
-sys.dont_write_bytecode = True
+if not __package__:  # run as a script (see labpath.py)
+    import labpath
+    labpath.use_lab_path()
 
 import argparse  # noqa: E402  (after the path is set)
 import subprocess  # noqa: E402

@@ -6,7 +6,8 @@ guest kernel's event formats); everything after it is here, so that every
 analysis sees the same events:
 
 - `report_records` reads the text `trace-cmd report` prints, one Record
-  per event line (time, CPU, event name, the rest);
+  per event line (time, CPU, event name, the rest); `report_stamped`
+  adds each line's time as printed, in seconds;
 - `extract` keeps what the behaviour tests need of it, in their events
   format, one event per line, times in microseconds:
 
@@ -117,15 +118,31 @@ def us(seconds):
     return int(f"{float(seconds) * 1000000:.0f}")
 
 
-def report_records(lines):
-    """The event lines of `trace-cmd report` text as Records; other
-    lines (its header, CPU buffer notes) are skipped."""
+class Stamped(NamedTuple):
+    """An event line of `trace-cmd report` with its time as the report
+    prints it ("SECONDS.FRACTION"), which Record.t_us rounds."""
+
+    seconds: str
+    rec: Record
+
+
+def report_stamped(lines):
+    """The event lines of `trace-cmd report` text as Stampeds, for an
+    analysis that computes in the report's seconds (as the shell's awk
+    did) rather than in whole microseconds; other lines are skipped."""
     for lineno, line in enumerate(lines, 1):
         m = _HEAD.search(line)
         if not m:
             continue
         body = line[m.end():].rstrip("\n").lstrip(" ")
-        yield Record(us(m.group(2)), int(m.group(1)), m.group(3), body, lineno)
+        yield Stamped(m.group(2), Record(us(m.group(2)), int(m.group(1)), m.group(3), body, lineno))
+
+
+def report_records(lines):
+    """The event lines of `trace-cmd report` text as Records; other
+    lines (its header, CPU buffer notes) are skipped."""
+    for stamped in report_stamped(lines):
+        yield stamped.rec
 
 
 def _int_field(rec, key):

@@ -16,6 +16,8 @@ import subprocess
 import sys
 import tempfile
 import unittest
+
+import tap  # noqa: E402  (tests/host, first on the path)
 from contextlib import redirect_stderr, redirect_stdout
 
 sys.dont_write_bytecode = True
@@ -646,42 +648,5 @@ class TestCommands(unittest.TestCase):
                 self.assertTrue(any(ln.startswith('"""') for ln in head[:4]), "a module docstring")
 
 
-class TapResult(unittest.TextTestResult):
-    """One "ok - " or "not ok - " line per test."""
-
-    def _name(self, test):
-        return f"lab/analysis: {test.__class__.__name__}.{test._testMethodName}"
-
-    def addSuccess(self, test):
-        print(f"ok - {self._name(test)}")
-
-    def _fail(self, test, err, kind):
-        print(f"not ok - {self._name(test)} ({kind})")
-        for ln in self._exc_info_to_string(err, test).splitlines()[-12:]:
-            print(f"    {ln}")
-
-    def addFailure(self, test, err):
-        self._fail(test, err, "failed")
-        super().addFailure(test, err)
-
-    def addError(self, test, err):
-        self._fail(test, err, "error")
-        super().addError(test, err)
-
-    def addSubTest(self, test, subtest, err):
-        if err is not None:
-            kind = "failed" if issubclass(err[0], test.failureException) else "error"
-            print(f"not ok - {self._name(test)} {subtest._subDescription()} ({kind})")
-            for ln in self._exc_info_to_string(err, test).splitlines()[-12:]:
-                print(f"    {ln}")
-        super().addSubTest(test, subtest, err)
-
-    def addSkip(self, test, reason):
-        print(f"ok - {self._name(test)} # skip {reason}")
-
-
 if __name__ == "__main__":
-    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
-    runner = unittest.TextTestRunner(stream=io.StringIO(), resultclass=TapResult)
-    result = runner.run(suite)
-    sys.exit(0 if result.wasSuccessful() else 1)
+    tap.run(sys.modules[__name__], "lab/analysis")

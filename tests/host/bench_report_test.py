@@ -24,6 +24,8 @@ import subprocess
 import sys
 import tempfile
 import unittest
+
+import tap  # noqa: E402  (tests/host, first on the path)
 from contextlib import redirect_stderr, redirect_stdout
 from types import SimpleNamespace
 
@@ -293,41 +295,5 @@ class Errors(unittest.TestCase):
         self.assertTrue(os.access(BENCH, os.X_OK))
 
 
-class TapResult(unittest.TextTestResult):
-    """One "ok - " or "not ok - " line per test."""
-
-    def _name(self, test):
-        return f"lab/analysis/bench.py: {test.__class__.__name__}.{test._testMethodName}"
-
-    def addSuccess(self, test):
-        print(f"ok - {self._name(test)}")
-
-    def _fail(self, test, err, kind, sub=""):
-        print(f"not ok - {self._name(test)}{sub} ({kind})")
-        for ln in self._exc_info_to_string(err, test).splitlines()[-12:]:
-            print(f"    {ln}")
-
-    # The parent's methods record the outcome: the status says it too.
-    def addFailure(self, test, err):
-        self._fail(test, err, "failed")
-        super().addFailure(test, err)
-
-    def addError(self, test, err):
-        self._fail(test, err, "error")
-        super().addError(test, err)
-
-    def addSubTest(self, test, subtest, err):
-        if err is not None:
-            kind = "failed" if issubclass(err[0], test.failureException) else "error"
-            self._fail(test, err, kind, " " + subtest._subDescription())
-        super().addSubTest(test, subtest, err)
-
-    def addSkip(self, test, reason):
-        print(f"ok - {self._name(test)} # skip {reason}")
-
-
 if __name__ == "__main__":
-    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
-    runner = unittest.TextTestRunner(stream=io.StringIO(), resultclass=TapResult)
-    result = runner.run(suite)
-    sys.exit(0 if result.wasSuccessful() else 1)
+    tap.run(sys.modules[__name__], "lab/analysis/bench.py")

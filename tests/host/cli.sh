@@ -43,6 +43,7 @@ lab/kernel/check-series.sh patches
 tests/run.sh no-such-suite
 build/tools/platgen -
 build/tools/emcost -
+lab/publish -
 EOF
 
 # Dry runs: a QEMU command line per boot, with the instruction clock and

@@ -9,9 +9,12 @@ import io
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
+
+import tap  # noqa: E402  (tests/host, first on the path)
 from contextlib import redirect_stderr, redirect_stdout
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -22,6 +25,14 @@ import rfc_report as R  # noqa: E402  (after the path is set)
 SAMPLE = os.path.join(HERE, "data", "rfc-sample")
 PLATS = os.path.join(LAB_TOP, "lab", "platforms")
 EMCOST = os.path.join(LAB_TOP, "build", "tools", "emcost")
+
+
+def setUpModule():
+    """read_platform reads a platform by way of platgen (analysis.platform):
+    build it if it is missing, as tests/host/analysis.sh does."""
+    platgen = os.path.join(R.lab_platform.tools_bin(), "platgen")
+    if not os.access(platgen, os.X_OK):
+        subprocess.run(["make", "-s", "-C", LAB_TOP, "tools"], check=False)
 
 NEW = ("bench-energy n 10 policy b rep 2 window_us 5000000 total_uj 1000000 domains_uj 1000100 "
        "cpus cpu0:100000,cpu1:300000,cpu2:100000,cpu3:100000,cpu4:100000,cpu5:100000 su 4.16 "
@@ -140,16 +151,38 @@ class Parse(unittest.TestCase):
         """By hand, Juno r0: idle floor 4 x 6 + max(57, 56) + 2 x 15 + max(64, 65)
         = 176 mW; the dearest work is the A57's at 1100 MHz, (616 - 15) / 1024
         mW per unit, for up to 2 x 1024 units, then the A53's at 850 MHz,
-        (93 - 6) / (1024 x 578 x 850 / (1024 x 1100)) per unit."""
+        (93 - 6) / 446 per unit: 446, the A53's capacity at 850 MHz as the
+        kernel has it (platgen model: 1024 x 578 x 850 / (1024 x 1100) =
+        446.6, rounded down), up to 4 x 446 units."""
         d = R.read_platform(os.path.join(PLATS, "juno-r0.plat"))
         big = 601.0 / 1024
-        little = 87.0 / (1024.0 * 578 * 850 / (1024 * 1100))
+        little = 87.0 / 446
         self.assertAlmostEqual(R.workload_ceiling_uw(d, 512) / 1000, 176 + 512 * big)
         self.assertAlmostEqual(R.workload_ceiling_uw(d, 2560) / 1000, 176 + 2048 * big + 512 * little)
-        self.assertIsNone(R.workload_ceiling_uw(d, 2048 + 4 * 447), "more work than the CPUs can do")
+        self.assertAlmostEqual(R.workload_ceiling_uw(d, 2048 + 4 * 446) / 1000,
+                               176 + 2048 * big + 4 * 446 * little, msg="every CPU at its top")
+        self.assertIsNone(R.workload_ceiling_uw(d, 2048 + 4 * 446 + 1), "more work than the CPUs can do")
         for x in d:
             x["board_wfi_uw"] = None
         self.assertIsNone(R.workload_ceiling_uw(d, 512), "no board model, no ceiling")
+
+    def test_platform_platgen(self):
+        """The platform as platgen's model has it (analysis.platform, the
+        one reader of .plat files): the kernel's whole capacities per OPP,
+        the board model per OPP, a platform platgen refuses refused."""
+        d = R.read_platform(os.path.join(PLATS, "juno-r0.plat"))
+        self.assertEqual([x["caps"] for x in d], [[236, 301, 367, 406, 446], [418, 581, 744, 884, 1024]])
+        self.assertEqual(d[0]["khz"], [450000, 575000, 700000, 775000, 850000])
+        self.assertEqual((d[0]["board_cpu_uw"][-1], d[0]["board_cluster_uw"][-1], d[0]["board_wfi_uw"]),
+                         (93000, 57000, (6000, 56000)))
+        with self.assertRaisesRegex(R.ReportError, "no platform"):
+            R.read_platform(os.path.join(PLATS, "nosuch.plat"))
+        with tempfile.TemporaryDirectory() as tmp:
+            bad = os.path.join(tmp, "bad.plat")
+            with open(bad, "w", encoding="utf-8") as f:
+                f.write("platform bad\ndomain x\ncpus 0\n")
+            with self.assertRaisesRegex(R.ReportError, "invalid platform description .*bad.plat"):
+                R.read_platform(bad)
 
     def test_platform_hikey960(self):
         d = R.read_platform(os.path.join(PLATS, "hikey960.plat"))
@@ -251,9 +284,9 @@ class Sample(unittest.TestCase):
         self.assertRegex(text, r"- \(b\) .*\*\*(met|missed)\*\*; N=10: baseline ")
         self.assertNotIn("Missing cells", text)
         # The sample is N = 10 and 50: the RFC's N = 50 Joules exceed the
-        # board model's ceiling (44.33 J, test_workload_ceiling's figure).
-        self.assertIn("J per 30 s: N=10: 14.29; N=50: 44.33.", text)
-        self.assertIn("reach: N=50: RFC none 47.24 (+6.6%); N=50: RFC EAS 45.37 (+2.3%).", text)
+        # board model's ceiling (44.34 J, test_workload_ceiling's figure).
+        self.assertIn("J per 30 s: N=10: 14.29; N=50: 44.34.", text)
+        self.assertIn("reach: N=50: RFC none 47.24 (+6.5%); N=50: RFC EAS 45.37 (+2.3%).", text)
 
     def test_main_writes(self):
         out = io.StringIO()
@@ -409,32 +442,5 @@ class Synthetic(unittest.TestCase):
         self.assertIn("usage: rfc_report.py", out.getvalue())
 
 
-class TapResult(unittest.TextTestResult):
-    """One "ok - " or "not ok - " line per test."""
-
-    def _name(self, test):
-        return f"rfc_report.py: {test.__class__.__name__}.{test._testMethodName}"
-
-    def addSuccess(self, test):
-        print(f"ok - {self._name(test)}")
-
-    def _fail(self, test, err, kind):
-        print(f"not ok - {self._name(test)} ({kind})")
-        for ln in self._exc_info_to_string(err, test).splitlines()[-12:]:
-            print(f"    {ln}")
-
-    def addFailure(self, test, err):
-        self._fail(test, err, "failed")
-
-    def addError(self, test, err):
-        self._fail(test, err, "error")
-
-    def addSkip(self, test, reason):
-        print(f"ok - {self._name(test)} # skip {reason}")
-
-
 if __name__ == "__main__":
-    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
-    runner = unittest.TextTestRunner(stream=io.StringIO(), resultclass=TapResult)
-    result = runner.run(suite)
-    sys.exit(0 if result.wasSuccessful() else 1)
+    tap.run(sys.modules[__name__], "rfc_report.py")
