@@ -24,7 +24,6 @@ Standard library only (Debian's python3).
 
 import argparse
 import json
-import math
 import os
 import subprocess
 import sys
@@ -34,6 +33,7 @@ LAB_TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if os.path.join(LAB_TOP, "lab") not in (os.path.abspath(p or ".") for p in sys.path):
     sys.path.insert(0, os.path.join(LAB_TOP, "lab"))
 from analysis import platform as lab_platform  # noqa: E402  (after the path is set)
+from analysis import stats  # noqa: E402
 
 # The RFC's cover letter (2018-03-20), section 2.1: 10 iterations of 30 s,
 # Joules, "Without patches" (Linux 4.16-rc4, no EAS) and "With patches".
@@ -279,11 +279,8 @@ def optimum(emcost, platfile, n):
 
 
 def mean_sd(xs):
-    """Mean and sample standard deviation (0 for one value)."""
-    m = sum(xs) / len(xs)
-    if len(xs) < 2:
-        return m, 0.0
-    return m, math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+    """Mean and sample standard deviation (0 for one value): stats.py's."""
+    return stats.mean(xs), stats.sd(xs)
 
 
 def pct(a, b):
@@ -362,11 +359,11 @@ def paired(runs_a, runs_b, scaled):
     twice its standard error; None without two reps in common."""
     a = {r["rep"]: per30(r, scaled) for r in runs_a}
     b = {r["rep"]: per30(r, scaled) for r in runs_b}
-    xs = [100.0 * (a[k] / b[k] - 1) for k in sorted(set(a) & set(b))]
-    if not xs:
+    if not set(a) & set(b):
         return None
-    m, sd = mean_sd(xs)
-    return {"pct": m, "two_se": 2 * sd / math.sqrt(len(xs)), "reps": len(xs)}
+    p = stats.paired(a, b, relative=True)
+    # One pair has no spread: the report prints its bar as 0.
+    return {"pct": p.mean, "two_se": p.two_se or 0.0, "reps": p.n}
 
 
 def build(dirpath, emcost, platforms_dir):
