@@ -45,6 +45,18 @@ want_help() {
 	[ "${1:-}" != --help ] || usage_ok
 }
 
+# help_only_options "$@": the options of a command whose only one is
+# -h/--help; the caller shifts $((OPTIND - 1)) for its operands.
+help_only_options() {
+	want_help "$@"
+	while getopts h opt; do
+		case $opt in
+		h) usage_ok ;;
+		*) usage_error ;;
+		esac
+	done
+}
+
 # no_more_args "$@": what getopts left, where a command takes no operands
 # (a platform given as an operand would otherwise start a full run).
 no_more_args() {

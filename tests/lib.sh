@@ -31,6 +31,24 @@ check() {
 	if "$@"; then ok "$name"; else not_ok "$name"; fi
 }
 
+# wait_until SECONDS COMMAND...: poll COMMAND every 0.1 s until it
+# succeeds or SECONDS pass; its last status.
+wait_until() {
+	_tenths=$(($1 * 10))
+	shift
+	until "$@"; do
+		[ "$_tenths" -gt 0 ] || return 1
+		sleep 0.1
+		_tenths=$((_tenths - 1))
+	done
+}
+
+# none_running PATTERN: no process has PATTERN in its command line (a
+# run's results directory names its QEMU and its scripts).
+none_running() {
+	! pgrep -f -- "$1" >/dev/null
+}
+
 # json_true FILE FILTER: the jq FILTER holds on FILE.
 json_true() {
 	jq -e "$2" "$1" >/dev/null 2>&1

@@ -16,13 +16,7 @@ cd "$LAB_TOP"
 # shellcheck source=lab/lib.sh
 . "$LAB_TOP/lab/lib.sh"
 
-want_help "$@"
-while getopts h opt; do
-	case $opt in
-	h) usage_ok ;;
-	*) usage_error ;;
-	esac
-done
+help_only_options "$@"
 shift $((OPTIND - 1))
 all_suites() {
 	for f in tests/host/*.sh tests/guest/*.sh; do

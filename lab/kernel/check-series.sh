@@ -16,13 +16,7 @@ LAB_TOP=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
 # shellcheck source=lab/lib.sh
 . "$LAB_TOP/lab/lib.sh"
 
-want_help "$@"
-while getopts h opt; do
-	case $opt in
-	h) usage_ok ;;
-	*) usage_error ;;
-	esac
-done
+help_only_options "$@"
 shift $((OPTIND - 1))
 no_more_args "$@"
 

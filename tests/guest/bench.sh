@@ -43,23 +43,18 @@ check "make bench passes its knobs as lab/bench's options" \
 o=$tmp/stopped
 "$LAB_TOP/lab/bench" -p juno-r0 -N 10 -r 1 -o "$o" >"$tmp/stop.log" 2>&1 &
 pid=$!
-i=0
-until [ -s "$o/juno-r0-energy/console.log" ] || [ "$i" -ge 600 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_until 60 test -s "$o/juno-r0-energy/console.log" || true
 t0=$(date +%s)
 kill -TERM "$pid"
 rc=0
 wait "$pid" || rc=$?
-i=0
-while pgrep -f -- "$o" >/dev/null && [ "$i" -lt 50 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_until 5 none_running "$o" || true
 left=$(pgrep -af -- "$o" | cut -c1-80 | tr '\n' ';' || true)
+# Both in the case: a "[ ] && [ ]" after check would test outside it.
+stopped=0
+[ -z "$left" ] && [ "$rc" -ne 0 ] && stopped=1
 check "SIGTERM to lab/bench mid-boot: exit $rc within $(($(date +%s) - t0)) s, nothing of it left${left:+ (left: $left)}" \
-	[ -z "$left" ] && [ "$rc" -ne 0 ]
+	[ "$stopped" = 1 ]
 pkill -KILL -f -- "$o" || true
 
 expect_fail "lab/bench-report.sh refuses a directory lab/bench did not write" "not a directory lab/bench wrote" \

@@ -107,35 +107,23 @@ expect_fail "hung guest stopped by the timeout" 'timeout after' \
 # foreground process group (setsid makes that group here; env restores the
 # SIGINT a background job of sh starts without).  The guest spins: with the
 # instruction clock a sleeping guest would finish at once.
-# running DIR: a process of the run whose results go to DIR, QEMU included.
-running() {
-	pgrep -f -- "$1" >/dev/null
-}
 for sig in TERM INT; do
 	o=$tmp/stop-$sig
 	setsid env --default-signal=INT "$run" -q -T 120 -o "$o" cmd 'while :; do :; done' >"$tmp/out" 2>&1 &
 	pid=$!
-	i=0
-	until [ -s "$o/console.log" ] || [ "$i" -ge 600 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_until 60 test -s "$o/console.log" || true
 	case $sig in
 	TERM) kill -TERM "$pid" ;;
 	INT) env kill -s INT -- "-$pid" ;;
 	esac
 	rc=0
 	wait "$pid" || rc=$?
-	i=0
-	while running "$o" && [ "$i" -lt 50 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	if running "$o"; then
+	wait_until 5 none_running "$o" || true
+	if none_running "$o"; then
+		ok "SIG$sig to lab/run (exit $rc) stops QEMU and every helper"
+	else
 		not_ok "SIG$sig to lab/run (exit $rc) leaves: $(pgrep -af -- "$o" | cut -c1-100 | tr '\n' ';')"
 		pkill -KILL -f -- "$o" || true
-	else
-		ok "SIG$sig to lab/run (exit $rc) stops QEMU and every helper"
 	fi
 done
 
