@@ -522,8 +522,12 @@ def header(d, cfg, board):
             if f[1] == "end":
                 parts.append(f"{f[0]} {f[2]}/{f[3]}/{f[4]}")
         out.append("; ".join(parts) + ".\n")
-    out.append(f"Series: patches/ at commit {cfg['series_commit']}, sha256 of the patches in series order "
-               f"{cfg['series_sha']}; lab at {cfg['lab_commit']}.\n")
+    if cfg["image"]:
+        out.append(f"Series: not built from patches/, the Image given with -k ({cfg['image']}); "
+                   f"lab at {cfg['lab_commit']}.\n")
+    else:
+        out.append(f"Series: patches/ at commit {cfg['series_commit']}, sha256 of the patches in series order "
+                   f"{cfg['series_sha']}; lab at {cfg['lab_commit']}.\n")
     out.append("\n")
     out.append(f"Energy test: N periodic rt-app tasks, 16 ms period, 800 us of work at speed 1024 (util {TASK_UTIL}),\n")
     out.append(f"{duration} s per run, {cfg['iter']} runs per policy and N; hackbench --pipe --threads -g G -l {cfg['hb_loops']},\n")

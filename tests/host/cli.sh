@@ -62,6 +62,18 @@ done <<EOF
 5 lab/stress -n
 3 lab/behaviour/run.sh -n
 EOF
+# lab/bench -k: an A/B boots the Image given, and a missing one is refused
+# before anything boots.
+: >"$tmp/Image"
+rc=0
+lab/bench -n -k "$tmp/Image" -o "$tmp/dry" >"$tmp/out" 2>"$tmp/err" || rc=$?
+got=$(grep -c -- "-kernel $tmp/Image " "$tmp/out" || true)
+check "lab/bench -n -k IMAGE: every boot's QEMU line takes IMAGE ($got of 4), status $rc" \
+	sh -c "[ $rc -eq 0 ] && [ $got -eq 4 ]"
+rc=0
+lab/bench -k "$tmp/no-such-Image" -o "$tmp/ab" >"$tmp/out" 2>"$tmp/err" || rc=$?
+check "lab/bench -k MISSING: refused, status $rc, the path named, nothing run" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'no-such-Image' '$tmp/err' && [ ! -e '$tmp/ab' ]"
 # A failing check fails make stress: here every boot fails (no kernel at
 # the path given), and the results, logs and verdict stay.
 rc=0
