@@ -17,6 +17,9 @@
 #                 hotplug, policy and governor storms, every platform (PLATFORMS,
 #                 DURATION seconds each, default 120; make check runs 20: see
 #                 lab/stress --help)
+#   make scale    what one wake-up's CPU selection costs per policy, in guest
+#                 instructions, on platforms of growing CPU count (PLATFORMS,
+#                 KINDS, TASKS, HB_GROUPS, REPS: see lab/scale --help)
 #   make debug-kernel  only build that kernel, in build/obj/debug
 
 PLATFORM   ?= juno-r0
@@ -35,7 +38,7 @@ HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2
 GUEST_INPUTS := lab/guest/build-initramfs.sh lab/guest/packages.list \
 	lab/guest/init lab/guest/trace-events $(wildcard lab/guest/bin/*)
 
-.PHONY: all run check bench rfc behaviour stress deps kernel debug-kernel initramfs tools clean help
+.PHONY: all run check bench rfc behaviour scale stress deps kernel debug-kernel initramfs tools clean help
 
 all: kernel initramfs tools
 
@@ -92,6 +95,10 @@ bench: kernel initramfs tools
 # The knobs become lab/rfc's options when set.
 rfc: kernel initramfs tools
 	@lab/rfc $(if $(PLATFORMS),-p "$(PLATFORMS)") $(if $(N),-N "$(N)") $(if $(DURATION),-d "$(DURATION)") $(if $(REPS),-r "$(REPS)")
+
+# The knobs become lab/scale's options when set.
+scale: kernel initramfs tools
+	@lab/scale $(if $(PLATFORMS),-p "$(PLATFORMS)") $(if $(KINDS),-w "$(KINDS)") $(if $(TASKS),-t "$(TASKS)") $(if $(HB_GROUPS),-g "$(HB_GROUPS)") $(if $(REPS),-r "$(REPS)")
 
 behaviour: kernel initramfs tools
 	@lab/behaviour/run.sh $(if $(REPS),-r "$(REPS)") $(PLATFORMS)

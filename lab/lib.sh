@@ -95,9 +95,15 @@ load_platform() {
 	eval "$("$PLATGEN" info "$1")"
 }
 
-# The QEMU machine: the DTB is dumped from, and booted on, exactly this.
+# qemu_machine_args: the QEMU machine of the loaded platform, -machine
+# included: the DTB is dumped from (lab/mkdtb.sh), and booted on (lab/run),
+# exactly this.  virt's default GICv2 starts at most 8 CPUs; past 8 it
+# takes GICv3 (up to 512).  Platforms of 8 CPUs or fewer keep GICv2, so
+# their DTB and command line stay as they were.
 qemu_machine_args() {
-	echo "-cpu $QEMU_CPU -smp $NR_CPUS -m ${MEMORY_MB}M -display none"
+	_machine=virt
+	[ "$NR_CPUS" -le 8 ] || _machine=virt,gic-version=3
+	echo "-machine $_machine -cpu $QEMU_CPU -smp $NR_CPUS -m ${MEMORY_MB}M -display none"
 }
 
 # series_patches DIR: the patches DIR/series names, in order.

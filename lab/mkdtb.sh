@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # Make the DTB a platform boots with: QEMU's own virt DTB (dumped with the
-# same -cpu/-smp/-m as the boot), with its cpus node replaced by the
-# platform's CPUs, cpu-map, fixed clocks and OPP tables (platgen dts).
+# same machine, -cpu, -smp and -m as the boot), with its cpus node replaced
+# by the platform's CPUs, cpu-map, fixed clocks and OPP tables (platgen dts).
 #
 # Usage: lab/mkdtb.sh PLATFORM OUT.dtb
 set -eu
@@ -17,8 +17,9 @@ load_platform "$plat"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
+# QEMU merges the -machine options: dumpdtb joins the boot's machine.
 # shellcheck disable=SC2046 # machine arguments are words
-qemu-system-aarch64 -machine virt,dumpdtb="$tmp/virt.dtb" $(qemu_machine_args) \
+qemu-system-aarch64 $(qemu_machine_args) -machine dumpdtb="$tmp/virt.dtb" \
 	-nodefaults >"$tmp/qemu.log" 2>&1 ||
 	die "QEMU could not dump its virt DTB: $(cat "$tmp/qemu.log")"
 dtc -q -I dtb -O dts -o "$tmp/virt.dts" "$tmp/virt.dtb" ||

@@ -27,9 +27,18 @@ compare() {
 	fi
 }
 
+# Past 64 CPUs a boot takes minutes here (dynamiq128: 145 s of host time
+# for 0.16 s of guest time): make scale boots those, make check does not.
+MAX_CPUS=64
+
 for plat in "$PLATFORMS_DIR"/*.plat; do
 	plat_name=$(basename "$plat" .plat)
 	out=$tmp/$plat_name
+	cpus=$("$PLATGEN" facts "$plat" | awk '$1 == "cpus" { print $2 }')
+	if [ "${cpus:-0}" -gt "$MAX_CPUS" ]; then
+		echo "# $plat_name: $cpus CPUs, booted by make scale, not here"
+		continue
+	fi
 	"$PLATGEN" facts "$plat" >"$tmp/expected"
 	if ! "$LAB_TOP/lab/run" -q -T 120 -p "$plat" -o "$out" idle >"$tmp/run.log" 2>&1; then
 		not_ok "$plat_name: boots"

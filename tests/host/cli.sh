@@ -37,6 +37,7 @@ done <<EOF
 lab/run -
 lab/bench juno-r0
 lab/rfc juno-r0
+lab/scale juno-r0
 lab/stress juno-r0
 lab/behaviour/run.sh -
 lab/kernel/check-series.sh patches
@@ -44,6 +45,7 @@ tests/run.sh no-such-suite
 build/tools/platgen -
 build/tools/emcost -
 lab/publish -
+lab/analysis/wakeup_cost.py -
 EOF
 
 # Dry runs: a QEMU command line per boot, with the instruction clock and
@@ -59,8 +61,22 @@ done <<EOF
 1 lab/run -n -p gs101 seed-energy
 4 lab/bench -n
 4 lab/rfc -n
+3 lab/scale -n
 5 lab/stress -n
 3 lab/behaviour/run.sh -n
+EOF
+# The machine: virt's default GICv2 up to 8 CPUs (the command line as it
+# always was), GICv3 past 8, where GICv2 cannot start the CPUs.
+while read -r plat machine; do
+	rc=0
+	lab/run -n -p "$plat" -o "$tmp/dry" idle >"$tmp/out" 2>"$tmp/err" || rc=$?
+	check "lab/run -n -p $plat: -machine $machine, status $rc" \
+		sh -c "[ $rc -eq 0 ] && grep -q -- '^qemu-system-aarch64 -machine $machine -cpu [a-z0-9-]* -smp [0-9]* ' '$tmp/out'"
+done <<EOF
+juno-r0 virt
+gs101 virt
+hybrid16 virt,gic-version=3
+dynamiq256 virt,gic-version=3
 EOF
 # lab/bench -k: an A/B boots the Image given, and a missing one is refused
 # before anything boots.

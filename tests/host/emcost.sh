@@ -415,6 +415,78 @@ expect_fail "a platform with a CPU of capacity 0 (platgen's check)" \
 	"capacity-zero.plat:17: capacity-dmips-mhz: capacity of domain 'tiny' rounds to 0" \
 	"$emcost" optimum tests/host/bad/capacity-zero.plat 1
 
+# Past 8 CPUs.  hybrid16 has 16 one-CPU domains of 3 kinds, which the
+# search prices once per kind: its optimum against every placement of two
+# tasks (16^2), on the Energy Model and on the board.
+hybrid16=lab/platforms/hybrid16.plat
+dynamiq64=lab/platforms/dynamiq64.plat
+dynamiq256=lab/platforms/dynamiq256.plat
+# brute2 PLATFORM NR_CPUS UTIL UTIL: as brute, for two tasks.
+brute2() {
+	for a in $(seq 0 $(($2 - 1))); do
+		for b in $(seq 0 $(($2 - 1))); do
+			# shellcheck disable=SC2086 # options are a word list
+			"$emcost" estimate $brute_opts "$1" "$a:$3" "$b:$4"
+		done
+	done | awk '$1 == "power_uw" { p = $2 }
+		$1 == "fits" && $2 == "yes" && (best == "" || p < best) { best = p }
+		END { print best }'
+}
+for brute_opts in '' -B; do
+	for case in "600 300" "51.2 700" "100 100"; do
+		# shellcheck disable=SC2086 # the case is a word list
+		set -- $case
+		want=$(brute2 "$hybrid16" 16 "$@")
+		# shellcheck disable=SC2086 # options are a word list
+		got=$("$emcost" optimum $brute_opts "$hybrid16" "$@" | field power_uw)
+		name="optimum${brute_opts:+ $brute_opts} of $* on hybrid16 is the brute-force minimum over 16^2 placements"
+		if [ -n "$got" ] && near "$got" "$want" 0.1; then
+			ok "$name: $got uW"
+		else
+			not_ok "$name: emcost $got uW, brute force $want uW"
+		fi
+	done
+done
+brute_opts=''
+
+# The seed's task, 2 and 8 per CPU (N = 2..8 tasks per CPU of issue 14),
+# and the placement found costs what it claims.
+while IFS='|' read -r plat opts util count; do
+	start=$(date +%s)
+	# shellcheck disable=SC2086 # options are a word list
+	"$emcost" optimum $opts "$plat" "${util}x$count" >"$tmp/opt" || true
+	secs=$(($(date +%s) - start))
+	claimed=$(field power_uw <"$tmp/opt")
+	placed=$(awk -v u="$util" '$1 == "cpu" && $6 != "-" {
+		n = split($6, t, ","); for (i = 1; i <= n; i++) printf "%d:%s ", $2, u }' "$tmp/opt")
+	# shellcheck disable=SC2086 # options and a word list of CPU:UTIL
+	again=$("$emcost" estimate $opts "$plat" $placed | field power_uw)
+	check "optimum ${opts:+$opts }${util}x$count on $(basename "$plat" .plat) in ${secs}s (< 10 s), its placement re-estimates to its power ($claimed vs $again uW)" \
+		sh -c "[ -n '$claimed' ] && [ $secs -lt 10 ] && awk -v a='$claimed' -v b='$again' 'BEGIN { d = a - b; exit !(d <= 0.5 && -d <= 0.5) }'"
+done <<EOF
+$dynamiq64||51.2|128
+$dynamiq64|-B|51.2|128
+$dynamiq64|-B -p 16000|51.2|128
+$dynamiq256|-B|25.6|2048
+EOF
+
+# A search too large is refused at once, saying why (docs/emcost.md).
+refuses "17 distinct utils" 1 \
+	"emcost: too many distinct utils for the search: 17 (at most 16)" \
+	optimum "$juno" $(seq 1 17)
+refuses "1500 tasks of 2 utils: 1001 x 501 sets" 1 \
+	"emcost: too many sets of tasks for the search: 1500 tasks of 2 utils give more than 65536 (the product of each util's count + 1)" \
+	optimum "$juno" 51.2x1000 100x500
+start=$(date +%s)
+refuses "255 + 255 tasks on dynamiq256: 65536 sets, 3e10 steps" 1 \
+	"emcost: the search for 510 tasks of 2 utils on 256 CPUs in 32 domains needs more than 6e+09 steps (about a minute): use fewer tasks or fewer distinct utils" \
+	optimum "$dynamiq256" 51.2x255 100x255
+check "the search too large is refused before it starts ($(($(date +%s) - start)) s)" \
+	test $(($(date +%s) - start)) -lt 2
+refuses "more tasks than 8 per CPU of the largest platform" 1 \
+	"emcost: too many tasks (at most 2048): '51.2x2049'" \
+	optimum "$dynamiq256" 51.2x2049
+
 # Kernel style: the licence is the first line of every C file.
 for f in tools/emcost/*.[ch]; do
 	case $f in

@@ -75,7 +75,7 @@ check_facts() {
 
 	got=$(per_cpu "$facts" capacity "$nr")
 	if [ "$got" = "$want_cap" ]; then
-		ok "$name: capacities $want_cap"
+		ok "$name: capacities $(summary_list "$want_cap")"
 	else
 		not_ok "$name: capacities" "got '$got', want '$want_cap'"
 	fi
@@ -85,7 +85,7 @@ check_facts() {
 	if [ "$want_asym" = - ]; then
 		:
 	elif [ "$got" = "$want_asym" ]; then
-		ok "$name: asym_level $want_asym"
+		ok "$name: asym_level $(summary_list "$want_asym")"
 	else
 		not_ok "$name: asym_level" "got '$got', want '$want_asym'"
 	fi
@@ -197,9 +197,13 @@ check_dts() {
 	fi
 	load_info "$plat"
 	rm -f "$TMP/virt.dtb"
+	# The lab's own machine (GICv3 past 8 CPUs), as lab/mkdtb.sh dumps it;
+	# lib.sh sets PLATGEN too, in this subshell only.
+	# shellcheck disable=SC2034 source=/dev/null # LAB_TOP is for lib.sh
+	machine=$(LAB_TOP=$TOP && . "$TOP/lab/lib.sh" && qemu_machine_args)
 	# -nic none: the default NIC wants a ROM the lab does not need.
-	qemu-system-aarch64 -M "virt,dumpdtb=$TMP/virt.dtb" -cpu "$QEMU_CPU" \
-		-smp "$NR_CPUS" -m "${MEMORY_MB}M" -display none -nic none \
+	# shellcheck disable=SC2086 # machine arguments are words
+	qemu-system-aarch64 $machine -machine "dumpdtb=$TMP/virt.dtb" -nic none \
 		</dev/null >"$TMP/qemu.log" 2>&1 || true
 	if [ ! -s "$TMP/virt.dtb" ]; then
 		not_ok "$name: dts merges with QEMU virt DTB" \
@@ -234,6 +238,10 @@ check_dts() {
 	err=$(grep '^error' "$TMP/summary" | head -n 1)
 	got_cpus=$(fact "$TMP/summary" cpus)
 	got_dmips=$(fact "$TMP/summary" dmips)
+	# cpu@N's reg is the MPIDR QEMU gave vCPU N (its own DTB's cpu@N reg).
+	cpu_regs "$TMP/virt.dts" >"$TMP/regs.virt"
+	cpu_regs "$TMP/out.dts" >"$TMP/regs.out"
+	bad_reg=$(diff "$TMP/regs.virt" "$TMP/regs.out" | grep '^>' | head -n 1)
 	if [ -n "$err" ]; then
 		not_ok "$name: merged DTB cpus node" "$err"
 	elif [ "$got_cpus" != "$NR_CPUS" ]; then
@@ -242,10 +250,27 @@ check_dts() {
 	elif [ "$got_dmips" != "$want_dmips" ]; then
 		not_ok "$name: merged DTB cpus node" \
 			"capacity-dmips-mhz '$got_dmips', want '$want_dmips'"
+	elif [ -n "$bad_reg" ] || [ "$(wc -l <"$TMP/regs.out")" -ne "$NR_CPUS" ]; then
+		not_ok "$name: merged DTB cpus node" \
+			"cpu@N reg is not QEMU's MPIDR of vCPU N: ${bad_reg:-$(wc -l <"$TMP/regs.out") regs}"
 	else
 		ok "$name: merged DTB cpus node: $got_cpus CPUs," \
-			"dmips $got_dmips, phandles unique and resolved"
+			"dmips $(summary_list "$got_dmips"), reg = QEMU's MPIDRs," \
+			"phandles unique and resolved"
 	fi
+}
+
+# cpu_regs DTS: "cpu@N REG" for every /cpus/cpu@N node of a decompiled DTB.
+cpu_regs() {
+	awk '/^\t\tcpu@[0-9]+ \{$/ { n = $1 } n && /^\t\t\treg = </ { print n, $3; n = "" }
+		/^\t\t\};$/ { n = "" }' "$1"
+}
+
+# summary_list "V V V ...": the list as is, or its first 8 values and
+# how many there are in all.
+summary_list() {
+	echo "$1" | awk '{ if (NF <= 8) { print; exit }
+		for (i = 1; i <= 8; i++) printf "%s ", $i; print "... (" NF ")" }'
 }
 
 # The reference values below are the published ones (see the .plat sources).
@@ -702,7 +727,7 @@ model_vs_facts() {
 	seq=$(awk -v n="$nr" 'BEGIN { for (i = 0; i < n; i++) printf "%s%d", (i ? " " : ""), i; print "" }')
 	pnr=$(platform_key "$TMP/model" nr_cpus)
 	if [ "$got" = "$seq" ] && [ "$got_cap" = "$want" ] && [ "$pnr" = "$nr" ]; then
-		ok "$name: model has CPUs $got, capacities $got_cap as the facts"
+		ok "$name: model has CPUs $(summary_list "$got"), capacities $(summary_list "$got_cap") as the facts"
 	else
 		not_ok "$name: model CPUs and capacities" \
 			"CPUs '$got' (want '$seq'), nr_cpus $pnr (want $nr), capacities '$got_cap' (facts '$want')"
@@ -837,6 +862,123 @@ model_cases() {
 	fi
 }
 
+# rep N WORD: WORD N times, space separated.
+rep() {
+	awk -v n="$1" -v w="$2" 'BEGIN { for (i = 0; i < n; i++) printf "%s%s", (i ? " " : ""), w; print "" }'
+}
+
+# The DT and the model of the platforms of 8 CPUs or fewer are what they
+# were before platforms past 8 CPUs came (sha256 of the outputs of the
+# platgen of commit ba193f8): their results stay comparable.  A change
+# made on purpose updates the sum here.
+golden_outputs() {
+	while read -r name cmd sum; do
+		got=$("$PLATGEN" "$cmd" "$PLATFORMS/$name.plat" | sha256sum | cut -c1-64)
+		if [ "$got" = "$sum" ]; then
+			ok "$name: platgen $cmd output unchanged (sha256 ${sum%"${sum#????????????}"}...)"
+		else
+			not_ok "$name: platgen $cmd output changed" "sha256 $got, want $sum"
+		fi
+	done <<-'EOF'
+	juno-r0 dts 2af0b478811271e456eb4b5fc61bff369157a4fd3b535d65937eeb5a4aa9da9a
+	juno-r0 model 43320385352c7ad51bee99e6574a3020476a81b4f04288b10ef60b10885a3e41
+	hikey960 dts c9ff9fd5e9ad327e8a3adfa8746d698d101683628e1bff4c15be20bbfa01aff0
+	hikey960 model 20045e23fe12bbf59d6bb52d67978d181a297ccb97541c6a4e020430196adb29
+	gs101 dts a20fbebb6b01a40a96a380745438ce58abaa1e8c079cd86eb437f446c74bbe08
+	gs101 model 37744be36adbc9fe98010954f1bc07d92726c15ac4d94f0c869d0916ba101d99
+	EOF
+}
+
+# The platforms past 8 CPUs are tools/platgen/scaled-platforms.sh's output.
+generated_platforms() {
+	for name in hybrid16 dynamiq64 dynamiq128 dynamiq256; do
+		if ! sh "$TOP/tools/platgen/scaled-platforms.sh" "$name" >"$TMP/gen.plat"; then
+			not_ok "$name.plat: generated" "scaled-platforms.sh $name failed"
+		elif cmp -s "$TMP/gen.plat" "$PLATFORMS/$name.plat"; then
+			ok "$name.plat: is what tools/platgen/scaled-platforms.sh $name writes"
+		else
+			not_ok "$name.plat: generated" \
+				"differs from scaled-platforms.sh $name: $(diff "$PLATFORMS/$name.plat" "$TMP/gen.plat" | grep '^[<>]' | head -n 2 | tr '\n' ' ')"
+		fi
+	done
+}
+
+# hybrid16: one frequency domain per CPU, so 16 cpufreq policies and EM
+# perf domains of one CPU each, 16 OPP tables and clocks in the DT.
+hybrid_domains() {
+	plat=$PLATFORMS/hybrid16.plat
+	"$PLATGEN" dts "$plat" >"$TMP/h.dtsi"
+	"$PLATGEN" facts "$plat" >"$TMP/facts"
+	got="$(grep -c '^		cpu[0-9]*: cpu@[0-9]* {$' "$TMP/h.dtsi")"
+	got="$got $(grep -c '^	lab_opp_[a-z0-9_]*: opp-table-[a-z0-9-]* {$' "$TMP/h.dtsi")"
+	got="$got $(grep -c 'opp-shared;' "$TMP/h.dtsi")"
+	got="$got $(grep -c '^	lab_clk_[a-z0-9_]*: lab-clock-' "$TMP/h.dtsi")"
+	got="$got $(grep -c 'operating-points-v2 = <&lab_opp_' "$TMP/h.dtsi")"
+	got="$got $(sort -u "$TMP/h.dtsi" | grep -c 'operating-points-v2 = <&lab_opp_')"
+	if [ "$got" = "16 16 16 16 16 16" ]; then
+		ok "hybrid16: dts has 16 cpu nodes, 16 OPP tables and clocks, each CPU its own table"
+	else
+		not_ok "hybrid16: dts" "cpu nodes, OPP tables, opp-shared, clocks, CPU references, distinct ones: '$got', want 16 each"
+	fi
+	want='' got=''
+	for c in $(seq 0 15); do
+		want="$want $c:$c:$c"
+		got="$got $c:$(fact "$TMP/facts" "policy$c.cpus"):$(fact "$TMP/facts" "pd$c.cpus")"
+	done
+	if [ "$got" = "$want" ] && [ "$(grep -c '^policy[0-9]*\.cpus ' "$TMP/facts")" -eq 16 ] &&
+	   [ "$(grep -c '^pd[0-9]*\.cpus ' "$TMP/facts")" -eq 16 ]; then
+		ok "hybrid16: facts: 16 policies and 16 perf domains, policyN and pdN = CPU N alone"
+	else
+		not_ok "hybrid16: facts" "policyN.cpus and pdN.cpus per CPU:$got, want$want"
+	fi
+}
+
+# A file of 256 CPUs, the most there can be: one cluster line naming them
+# all (backwards, 1000 characters of the 1024 a line may have), two
+# domains of 128.  Then CPU 256, which is one too many.
+max_cpus() {
+	plat=$TMP/max.plat
+	{
+		echo 'platform max'
+		echo 'model 256 CPUs'
+		echo "cluster $(seq 255 -1 0 | tr '\n' ' ')"
+		echo 'domain little'
+		echo "cpus $(seq 0 127 | tr '\n' ' ')"
+		echo 'core cortex-a55'
+		echo 'capacity-dmips-mhz 512'
+		echo 'opp 500000 800000 100'
+		echo 'opp 1000000 900000 300'
+		echo 'domain big'
+		echo "cpus $(seq 128 255 | tr '\n' ' ')"
+		echo 'core cortex-a76'
+		echo 'capacity-dmips-mhz 1024'
+		echo 'opp 500000 800000 400'
+		echo 'opp 1000000 900000 900'
+	} >"$plat"
+	run check "$plat"
+	if [ "$rc" -eq 0 ] && [ ! -s "$TMP/err" ]; then
+		ok "256 CPUs: check accepts them"
+	else
+		not_ok "256 CPUs: check" "status $rc: $(head -n 1 "$TMP/err")"
+	fi
+	"$PLATGEN" facts "$plat" >"$TMP/facts"
+	got="$(fact "$TMP/facts" cpus)|$(fact "$TMP/facts" eas)|$(fact "$TMP/facts" policy128.cpus | wc -w)"
+	got="$got|$(fact "$TMP/facts" pd0.cpus | awk '{ print $1 "-" $NF }')"
+	got="$got|$("$PLATGEN" model "$plat" | awk '$1 == "cluster" { print $NF }')"
+	if [ "$got" = "256|started|128|0-127|256" ]; then
+		ok "256 CPUs: facts and model: 256 CPUs, EAS, policy128 of 128 CPUs, pd0 0-127, a cluster of 256"
+	else
+		not_ok "256 CPUs: facts and model" "got '$got', want '256|started|128|0-127|256'"
+	fi
+	check_facts "256 CPUs" "$TMP/facts" 256 "$(rep 128 512) $(rep 128 1024)" \
+		"$(rep 256 MC)" "pd0:100:300 pd128:400:900"
+	check_dts "256 CPUs" "$plat" "$(rep 128 512) $(rep 128 1024)"
+
+	{ cat "$plat"; echo 'domain more'; echo 'cpus 256'; } >"$TMP/257.plat"
+	bad_file "$TMP/257.plat" "CPU 256: beyond the maximum" \
+		":17: cpus: CPU id 256 out of range 0..255 (at most 256 CPUs, the lab kernel's NR_CPUS)"
+}
+
 real_platform juno-r0 6 "446 1024 1024 446 446 446" "MC MC MC MC MC MC" \
 	"pd0:42361:119000 pd1:160367:583000" "578 1024 1024 578 578 578"
 real_platform hikey960 8 "462 462 462 462 1024 1024 1024 1024" \
@@ -846,6 +988,20 @@ real_platform gs101 8 "160 160 160 160 498 498 1024 1024" \
 	"MC MC MC MC MC MC MC MC" \
 	"pd0:6055:103597 pd4:29085:599556 pd6:81250:2030997" \
 	"250 250 250 250 620 620 1024 1024"
+
+# Past 8 CPUs: gs101's classes, capacities 160, 498 and 1024.
+real_platform hybrid16 16 "$(rep 4 1024) $(rep 8 498) $(rep 4 160)" "$(rep 16 MC)" \
+	"pd0:81250:2030997 pd4:29085:599556 pd12:6055:103597" \
+	"$(rep 4 1024) $(rep 8 620) $(rep 4 250)"
+real_platform dynamiq64 64 "$(rep 32 160) $(rep 16 498) $(rep 16 1024)" "$(rep 64 MC)" \
+	"pd0:6055:103597 pd24:6055:103597 pd32:29085:599556 pd56:81250:2030997" \
+	"$(rep 32 250) $(rep 16 620) $(rep 16 1024)"
+real_platform dynamiq128 128 "$(rep 64 160) $(rep 32 498) $(rep 32 1024)" "$(rep 128 MC)" \
+	"pd0:6055:103597 pd64:29085:599556 pd120:81250:2030997" \
+	"$(rep 64 250) $(rep 32 620) $(rep 32 1024)"
+real_platform dynamiq256 256 "$(rep 128 160) $(rep 64 498) $(rep 64 1024)" "$(rep 256 MC)" \
+	"pd0:6055:103597 pd128:29085:599556 pd248:81250:2030997" \
+	"$(rep 128 250) $(rep 64 620) $(rep 64 1024)"
 
 real_board juno-r0 \
 	"0=little/cpu-sleep-0,little/cluster-sleep-0 1=big/cpu-sleep-0,big/cluster-sleep-0" \
@@ -860,6 +1016,16 @@ real_board gs101 \
 	"0|WFI c2 cluster-sleep|1 2000 4000" \
 	"4|WFI c2 cluster-sleep|1 2500 5000" \
 	"6|WFI c2 cluster-sleep|1 3500 7000"
+real_board hybrid16 \
+	"0=big0/c2,big0/cluster-sleep 4=mid4/c2,mid4/cluster-sleep 15=little15/c2,little15/cluster-sleep" \
+	"0|WFI c2 cluster-sleep|1 3500 7000" \
+	"4|WFI c2 cluster-sleep|1 2500 5000" \
+	"15|WFI c2 cluster-sleep|1 2000 4000"
+real_board dynamiq64 \
+	"0=little0/c2,little0/cluster-sleep 40=mid5/c2,mid5/cluster-sleep 63=big7/c2,big7/cluster-sleep" \
+	"0|WFI c2 cluster-sleep|1 2000 4000" \
+	"40|WFI c2 cluster-sleep|1 2500 5000" \
+	"63|WFI c2 cluster-sleep|1 3500 7000"
 
 for f in "$HERE"/bad/*.plat; do
 	bad_file "$f"
@@ -875,6 +1041,10 @@ for f in "$HERE"/good/*.plat; do
 done
 model_juno
 model_cases
+golden_outputs
+generated_platforms
+hybrid_domains
+max_cpus
 
 good_symmetric
 good_no_power

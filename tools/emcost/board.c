@@ -22,8 +22,6 @@
  * period x (1 - a) for a CPU, period x (1 - A) for the cluster; a CPU
  * without work is idle all the time.
  */
-#include <string.h>
-
 #include "emcost.h"
 
 /* Residencies and utils are sums of decimal inputs: absorb rounding. */
@@ -125,7 +123,8 @@ double em_board_domain(const struct em_model *m, int d, int opp,
 
 	if (!bd)
 		bd = &tmp;
-	memset(bd, 0, sizeof(*bd));
+	/* Not all of *bd: its cpu[] is sized for any domain, 8 kB. */
+	bd->cpu_uw = 0;
 	for (i = 0; i < ed->nr_cpus; i++) {
 		struct em_board_cpu *c = &bd->cpu[i];
 

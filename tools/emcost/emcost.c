@@ -15,7 +15,8 @@
 
 #include "emcost.h"
 
-#define SEGMENT_LINE_MAX	8192
+/* Room for EM_MAX_TASKS tasks of up to 31 characters ("CPU:UTIL "). */
+#define SEGMENT_LINE_MAX	(32 + 32 * EM_MAX_TASKS)
 /* 11.6 days: far beyond any run, and the sums of durations stay finite. */
 #define SEGMENT_US_MAX		1e12
 #define PERIOD_US_MAX		1e9
@@ -101,6 +102,15 @@ static int parse_whole(const char *s, double min, double max, double *out)
 	return (n < 0 || s[n]) ? -1 : 0;
 }
 
+static int too_many_tasks(int segment_no, const char *arg)
+{
+	char what[48];
+
+	snprintf(what, sizeof(what), "too many tasks (at most %d)",
+		 EM_MAX_TASKS);
+	return bad(segment_no, what, arg);
+}
+
 static int parse_util(const char *s, double *util)
 {
 	return parse_number(s, 0, 1024, util);
@@ -128,7 +138,7 @@ static int add_tasks(struct task_set *ts, const char *arg)
 		return bad(0, "not UTIL or UTILxCOUNT", arg);
 	}
 	if (count > EM_MAX_TASKS - ts->nr)
-		return bad(0, "too many tasks (at most 256)", arg);
+		return too_many_tasks(0, arg);
 	while (count--) {
 		ts->util[ts->nr] = util;
 		ts->cpu[ts->nr++] = -1;
@@ -155,10 +165,23 @@ static int add_placed(struct task_set *ts, const char *arg, int nr_cpus,
 	if (n < 0 || end[1 + n])
 		return bad(segment_no, "not a util in 0..1024", arg);
 	if (ts->nr == EM_MAX_TASKS)
-		return bad(segment_no, "too many tasks (at most 256)", arg);
+		return too_many_tasks(segment_no, arg);
 	ts->util[ts->nr] = util;
 	ts->cpu[ts->nr++] = (int)cpu;
 	return 0;
+}
+
+/* The number of different utils among the tasks. */
+static int nr_utils(const struct task_set *ts)
+{
+	int i, j, n = 0;
+
+	for (i = 0; i < ts->nr; i++) {
+		for (j = 0; j < i && ts->util[j] != ts->util[i]; j++)
+			;
+		n += j == i;
+	}
+	return n;
 }
 
 static int optimum(const struct em_model *m, const struct task_set *ts,
@@ -167,13 +190,25 @@ static int optimum(const struct em_model *m, const struct task_set *ts,
 	switch (em_optimum(m, ts->util, ts->nr, pl)) {
 	case 0:
 		return 0;
-	case -1:
+	case EM_NO_FIT:
 		fputs("emcost: no placement of these tasks fits the platform\n",
 		      stderr);
 		return -1;
+	case EM_TOO_VARIED:
+		fprintf(stderr, "emcost: too many distinct utils for the search: %d (at most %d)\n",
+			nr_utils(ts), EM_MAX_CLASSES);
+		return -1;
+	case EM_TOO_MANY_SETS:
+		fprintf(stderr, "emcost: too many sets of tasks for the search: %d tasks of %d utils give more than %d (the product of each util's count + 1)\n",
+			ts->nr, nr_utils(ts), EM_MAX_STATES);
+		return -1;
+	case EM_TOO_LONG:
+		fprintf(stderr, "emcost: the search for %d tasks of %d utils on %d CPUs in %d domains needs more than %.0e steps (about a minute): use fewer tasks or fewer distinct utils\n",
+			ts->nr, nr_utils(ts), m->nr_cpus, m->nr_domains,
+			(double)EM_MAX_STEPS);
+		return -1;
 	default:
-		fputs("emcost: too many distinct utils for the search\n",
-		      stderr);
+		fputs("emcost: out of memory for the search\n", stderr);
 		return -1;
 	}
 }
@@ -255,9 +290,10 @@ static int cmd_optimum(const struct em_model *m, char **argv, int argc)
 	printf("power_uw %.1f\n", pl.power_uw);
 	if (m->board && m->period_us > 0) {
 		/* The deepest states are as cheap as any: a lower bound. */
-		struct em_model deepest = *m;
+		static struct em_model deepest;
 		static struct em_placement lower;
 
+		deepest = *m;
 		deepest.period_us = 0;
 		if (optimum(&deepest, &ts, &lower))
 			return 1;
@@ -332,7 +368,7 @@ static int score_segment(const struct em_model *m, char *line, int no,
 
 static int cmd_score(const struct em_model *m, char **argv, int argc)
 {
-	char line[SEGMENT_LINE_MAX];
+	static char line[SEGMENT_LINE_MAX];
 	double est = 0, opt = 0;
 	int no = 0, nr_segments = 0, ret;
 

@@ -12,12 +12,18 @@
 
 #include "../platgen/platgen.h"
 
-/* Enough for LISA's workloads and the seed's 50 identical tasks. */
-#define EM_MAX_TASKS		256
+/* The seed's 50 tasks, and 8 tasks per CPU on the largest platform. */
+#define EM_MAX_TASKS		(8 * PG_MAX_CPUS)
 /* Tasks of one util are interchangeable: the search works on classes. */
 #define EM_MAX_CLASSES		16
 /* Sub-multisets of the classes the search may enumerate (mixed radix). */
 #define EM_MAX_STATES		65536
+/*
+ * The search's work: the pairs of a set of tasks S and a subset T of it
+ * that it visits (docs/emcost.md, "The optimum").  Past this it gives up:
+ * on the lab's 2-core host 6e9 steps took 15 to 50 s.
+ */
+#define EM_MAX_STEPS		6000000000LL
 /* Board idle states: 0 is WFI, then the platform's board-idle lines. */
 #define EM_MAX_IDLE		(1 + PG_MAX_IDLE_STATES)
 
@@ -56,6 +62,7 @@ struct em_domain {
 	int deepest_cluster;	/* -1: no cluster-scope state */
 };
 
+/* About 0.8 MB at 256 CPUs: static storage, not the stack. */
 struct em_model {
 	struct em_domain domain[PG_MAX_DOMAINS];
 	int nr_domains;
@@ -89,7 +96,10 @@ struct em_board_domain {
 	struct em_board_cpu cpu[PG_MAX_CPUS];	/* in em_domain.cpu[] order */
 };
 
-/* A placement: the CPU of each task (-1: not placed) and the OPPs used. */
+/*
+ * A placement: the CPU of each task (-1: not placed) and the OPPs used.
+ * About 2 MB at 256 CPUs (the board's accounts): static storage.
+ */
 struct em_placement {
 	double power_uw;
 	bool fits;		/* every domain has an OPP with the margin */
@@ -120,10 +130,16 @@ int em_board_init(struct em_model *m, const struct pg_platform *p);
 double em_estimate(const struct em_model *m, const double *util,
 		   const int *task_cpu, int nr_tasks, struct em_placement *pl);
 
+/* em_optimum()'s failures. */
+#define EM_NO_FIT		(-1)	/* no placement fits the platform */
+#define EM_TOO_VARIED		(-2)	/* > EM_MAX_CLASSES utils, > EM_MAX_TASKS */
+#define EM_TOO_MANY_SETS	(-3)	/* > EM_MAX_STATES sets of tasks */
+#define EM_TOO_LONG		(-4)	/* > EM_MAX_STEPS steps */
+#define EM_NOMEM		(-5)
+
 /*
- * Cheapest placement of the tasks: 0, or -1 if no placement fits the
- * platform, -2 if the tasks are too many or too varied for the search.
- * On the board model with a period it is the best placement found, not
+ * Cheapest placement of the tasks: 0, or one of the failures above.  On
+ * the board model with a period it is the best placement found, not
  * always the cheapest (docs/emcost.md).
  */
 int em_optimum(const struct em_model *m, const double *util, int nr_tasks,

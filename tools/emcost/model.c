@@ -45,7 +45,7 @@ int em_model_init(struct em_model *m, const struct pg_platform *p,
 		ed->name = pd->name;
 		ed->idle_uw = o->no_idle ? 0 : pd->idle_uw;
 		for (cpu = 0; cpu < p->nr_cpus; cpu++) {
-			if (!(pd->cpus & (1ULL << cpu)))
+			if (!pg_cpuset_has(&pd->cpus, cpu))
 				continue;
 			ed->cpu[ed->nr_cpus++] = cpu;
 			m->cpu_domain[cpu] = d;
@@ -137,6 +137,12 @@ double em_estimate(const struct em_model *m, const double *util,
  * at one OPP and with no CPU saturated, power is linear in the domain's
  * total util, so the packing only decides feasibility.
  */
+/* A packing to price: its makespan and the first CPU's share. */
+struct candidate {
+	double u;
+	long t;
+};
+
 struct em_search {
 	const struct em_model *m;
 	int nr_classes;
@@ -149,12 +155,16 @@ struct em_search {
 	signed char *opp;	/* [domain][state] */
 	double *best;		/* [domain + 1][state] */
 	long *choice;		/* [domain][state]: S taken by domain */
-	/* Board model (board_costs()). */
 	double *span;		/* [k][state]: least makespan on k CPUs */
+	int span_rows;		/* k = 0..span_rows-1 */
+	int max_cpus;		/* of a domain */
+	/* Board model (board_costs()). */
 	int *span_first;	/* [k][state]: the first CPU's share in it */
 	int *busiest;		/* [domain][state]: the busiest CPU's share */
-	signed char *used;	/* [domain][state]: other CPUs with tasks */
-	int max_cpus;		/* of a domain: span has rows 0..max_cpus-1 */
+	short *used;		/* [domain][state]: other CPUs with tasks */
+	struct candidate *lo, *hi;	/* [opp][used]: board_costs()'s */
+	long long steps;	/* pairs (S, T <= S) visited so far */
+	bool over;		/* steps went past EM_MAX_STEPS: give up */
 };
 
 /* The sub-multisets T <= S in mixed radix, with digits kept: no division. */
@@ -163,6 +173,7 @@ struct subsets {
 	int top[EM_MAX_CLASSES];
 	int dig[EM_MAX_CLASSES];
 	long t;
+	long n;			/* how many T there are */
 };
 
 static int digit(const struct em_search *s, long state, int c)
@@ -205,10 +216,24 @@ static void subsets_start(struct subsets *it, const struct em_search *s,
 
 	it->s = s;
 	it->t = 0;
+	it->n = 1;
 	for (c = 0; c < s->nr_classes; c++) {
 		it->top[c] = digit(s, state, c);
 		it->dig[c] = 0;
+		it->n *= it->top[c] + 1;
 	}
+}
+
+/*
+ * Counts N more steps of the search; true once they pass EM_MAX_STEPS,
+ * and from then on every stage returns at once (docs/emcost.md).
+ */
+static bool spend(struct em_search *s, long long n)
+{
+	s->steps += n;
+	if (s->steps > EM_MAX_STEPS)
+		s->over = true;
+	return s->over;
 }
 
 static bool subsets_next(struct subsets *it)
@@ -231,14 +256,16 @@ static bool subsets_next(struct subsets *it)
 /*
  * Packing as a table: fits[k][S] says whether the tasks S run on k CPUs
  * of LIMIT util each.  fits[k][S] holds when some T <= S fits one CPU and
- * fits[k-1][S-T] holds; T = 0 is allowed, so fits[k] grows with k.
+ * fits[k-1][S-T] holds; T = 0 is allowed, so fits[k] grows with k.  Only
+ * the S <= TOP are filled in, which is all unpack(TOP) reads.
  */
-static unsigned char *fit_table(const struct em_search *s, int nr_bins,
-				double limit)
+static unsigned char *fit_table(struct em_search *s, int nr_bins,
+				double limit, long top)
 {
 	unsigned char *fits = calloc((size_t)(nr_bins + 1) * s->nr_states, 1);
-	long state, t;
-	int k;
+	struct subsets below;
+	long state, t, n;
+	int k, c;
 
 	if (!fits)
 		return NULL;
@@ -247,7 +274,15 @@ static unsigned char *fit_table(const struct em_search *s, int nr_bins,
 		unsigned char *row = &fits[k * s->nr_states];
 		const unsigned char *prev = row - s->nr_states;
 
-		for (state = 0; state < s->nr_states; state++) {
+		subsets_start(&below, s, top);
+		do {
+			state = below.t;
+			for (n = 1, c = 0; c < s->nr_classes; c++)
+				n *= below.dig[c] + 1;
+			if (spend(s, n)) {
+				free(fits);
+				return NULL;
+			}
 			t = 0;
 			do {
 				if (prev[state - t] &&
@@ -256,7 +291,7 @@ static unsigned char *fit_table(const struct em_search *s, int nr_bins,
 					break;
 				}
 			} while (next_subset(s, state, &t));
-		}
+		} while (subsets_next(&below));
 	}
 	return fits;
 }
@@ -282,34 +317,31 @@ static void unpack(const struct em_search *s, const unsigned char *fits,
 	}
 }
 
-static int domain_costs(struct em_search *s, int d)
+/*
+ * The lowest OPP at which the tasks fit sets the domain's cost.  They fit
+ * an OPP exactly when their least makespan on the domain's CPUs does
+ * (the packings' largest shares are the same sums of utils).
+ */
+static void domain_costs(struct em_search *s, int d)
 {
 	const struct em_domain *ed = &s->m->domain[d];
+	const double *span = &s->span[ed->nr_cpus * s->nr_states];
 	double *cost = &s->cost[d * s->nr_states];
 	long state;
 	int opp;
 
-	for (state = 0; state < s->nr_states; state++)
+	for (state = 0; state < s->nr_states; state++) {
 		cost[state] = DBL_MAX;
-	/* The lowest OPP at which the tasks fit sets the domain's cost. */
-	for (opp = ed->nr_opps - 1; opp >= 0; opp--) {
-		const struct em_opp *op = &ed->opp[opp];
-		unsigned char *fits = fit_table(s, ed->nr_cpus, op->limit);
-		const unsigned char *all = fits + ed->nr_cpus * s->nr_states;
-
-		if (!fits)
-			return -1;
-		for (state = 0; state < s->nr_states; state++) {
-			if (!all[state])
-				continue;
-			cost[state] = ed->nr_cpus * ed->idle_uw +
-				      (op->uw - ed->idle_uw) *
-				      s->total[state] / op->cap;
-			s->opp[d * s->nr_states + state] = (signed char)opp;
-		}
-		free(fits);
+		if (span[state] == DBL_MAX)
+			continue;
+		opp = lowest_opp_for(ed, span[state]);
+		if (opp < 0)
+			continue;
+		cost[state] = ed->nr_cpus * ed->idle_uw +
+			      (ed->opp[opp].uw - ed->idle_uw) *
+			      s->total[state] / ed->opp[opp].cap;
+		s->opp[d * s->nr_states + state] = (signed char)opp;
 	}
-	return 0;
 }
 
 /*
@@ -335,6 +367,11 @@ static int domain_costs(struct em_search *s, int d)
  * is no such shortcut: every T is priced with S - T spread at its least
  * makespan over 0..n-1 of the other CPUs, which can miss a cheaper
  * uneven spread of S - T (polish() then looks for it).
+ *
+ * The least makespans, span[k][S] for k = 0..span_rows-1 CPUs, serve the
+ * Energy Model's search too: S fits a domain of n CPUs at an OPP exactly
+ * when span[n][S] does.  They depend on the number of CPUs only, not on
+ * the domain, so one table serves every domain.
  */
 static void fill_spans(struct em_search *s)
 {
@@ -344,14 +381,16 @@ static void fill_spans(struct em_search *s)
 
 	for (state = 0; state < n; state++)
 		s->span[state] = state ? DBL_MAX : 0;
-	for (k = 1; k < s->max_cpus; k++) {
+	for (k = 1; k < s->span_rows; k++) {
 		const double *prev = &s->span[(k - 1) * n];
 		double *row = &s->span[k * n];
-		int *first = &s->span_first[k * n];
+		int *first = s->span_first ? &s->span_first[k * n] : NULL;
 
 		for (state = 0; state < n; state++) {
 			row[state] = DBL_MAX;
 			subsets_start(&it, s, state);
+			if (spend(s, it.n))
+				return;
 			do {
 				double u = prev[state - it.t];
 
@@ -361,7 +400,8 @@ static void fill_spans(struct em_search *s)
 					u = s->total[it.t];
 				if (u < row[state]) {
 					row[state] = u;
-					first[state] = (int)it.t;
+					if (first)
+						first[state] = (int)it.t;
 				}
 			} while (subsets_next(&it));
 		}
@@ -388,12 +428,6 @@ static void board_shares(const struct em_search *s, int nr_cpus, long state,
 	}
 }
 
-/* A packing to price: its makespan and the first CPU's share. */
-struct candidate {
-	double u;
-	long t;
-};
-
 /* Prices STATE on domain D at OPP, packed as board_shares() says. */
 static void board_try(struct em_search *s, int d, long state, int opp,
 		      long t, int used)
@@ -403,6 +437,8 @@ static void board_try(struct em_search *s, int d, long state, int opp,
 	double util[PG_MAX_CPUS], p;
 	int i;
 
+	if (spend(s, ed->nr_cpus))
+		return;
 	board_shares(s, ed->nr_cpus, state, t, used, share);
 	for (i = 0; i < ed->nr_cpus; i++)
 		util[i] = s->total[share[i]];
@@ -411,9 +447,13 @@ static void board_try(struct em_search *s, int d, long state, int opp,
 		s->cost[cell] = p;
 		s->opp[cell] = (signed char)opp;
 		s->busiest[cell] = (int)t;
-		s->used[cell] = (signed char)used;
+		s->used[cell] = (short)used;
 	}
 }
+
+/* The candidates of one OPP and count of other CPUs used. */
+#define LO(opp, used)	s->lo[(opp) * s->max_cpus + (used)]
+#define HI(opp, used)	s->hi[(opp) * s->max_cpus + (used)]
 
 /*
  * cost(d, S) for every S.  With the deepest states only the extreme
@@ -426,8 +466,6 @@ static void board_costs(struct em_search *s, int d)
 	const struct em_domain *ed = &s->m->domain[d];
 	bool period = s->m->period_us > 0;
 	int n = ed->nr_cpus, first_used = period ? 0 : n - 1;
-	struct candidate lo[PG_MAX_OPPS][PG_MAX_CPUS];
-	struct candidate hi[PG_MAX_OPPS][PG_MAX_CPUS];
 	struct candidate *lo_c, *hi_c;
 	struct subsets it;
 	long state;
@@ -437,8 +475,10 @@ static void board_costs(struct em_search *s, int d)
 		s->cost[d * s->nr_states + state] = DBL_MAX;
 		for (opp = 0; opp < ed->nr_opps; opp++)
 			for (used = first_used; used < n; used++)
-				lo[opp][used].t = hi[opp][used].t = -1;
+				LO(opp, used).t = HI(opp, used).t = -1;
 		subsets_start(&it, s, state);
+		if (spend(s, it.n * (n - first_used)))
+			return;
 		do {
 			for (used = first_used; used < n; used++) {
 				double u = s->span[used * s->nr_states +
@@ -455,8 +495,8 @@ static void board_costs(struct em_search *s, int d)
 					board_try(s, d, state, opp, it.t, used);
 					continue;
 				}
-				lo_c = &lo[opp][used];
-				hi_c = &hi[opp][used];
+				lo_c = &LO(opp, used);
+				hi_c = &HI(opp, used);
 				if (lo_c->t < 0 || u < lo_c->u)
 					*lo_c = (struct candidate){ u, it.t };
 				if (hi_c->t < 0 || u > hi_c->u)
@@ -465,45 +505,148 @@ static void board_costs(struct em_search *s, int d)
 		} while (subsets_next(&it));
 		for (opp = 0; opp < ed->nr_opps && !period; opp++) {
 			for (used = first_used; used < n; used++) {
-				if (lo[opp][used].t < 0)
+				if (LO(opp, used).t < 0)
 					continue;
-				board_try(s, d, state, opp, lo[opp][used].t,
+				board_try(s, d, state, opp, LO(opp, used).t,
 					  used);
-				board_try(s, d, state, opp, hi[opp][used].t,
+				board_try(s, d, state, opp, HI(opp, used).t,
 					  used);
 			}
 		}
 	}
 }
 
+#undef LO
+#undef HI
+
+static bool same_opp(const struct em_opp *a, const struct em_opp *b)
+{
+	return a->cap == b->cap && a->limit == b->limit && a->uw == b->uw &&
+	       a->khz == b->khz && a->cpu_uw == b->cpu_uw &&
+	       a->cluster_uw == b->cluster_uw;
+}
+
+static bool same_idle(const struct em_idle *a, const struct em_idle *b)
+{
+	return a->cluster == b->cluster && a->residency_us == b->residency_us &&
+	       a->cpu_uw == b->cpu_uw && a->cluster_uw == b->cluster_uw;
+}
+
+/*
+ * An earlier domain that prices every set of tasks as domain D does, or
+ * -1: the same number of CPUs, the same OPPs, powers and idle states;
+ * only its name and its CPUs' ids differ.  The platforms past 8 CPUs
+ * repeat a few kinds of domain (dynamiq256: 32 domains of 3 kinds), so
+ * each kind's costs are computed once.
+ */
+static int same_domain(const struct em_model *m, int d)
+{
+	const struct em_domain *a = &m->domain[d];
+	int e, k;
+
+	for (e = 0; e < d; e++) {
+		const struct em_domain *b = &m->domain[e];
+
+		if (a->nr_cpus != b->nr_cpus || a->nr_opps != b->nr_opps ||
+		    a->idle_uw != b->idle_uw || a->nr_idle != b->nr_idle ||
+		    a->deepest_cpu != b->deepest_cpu ||
+		    a->deepest_cluster != b->deepest_cluster)
+			continue;
+		for (k = 0; k < a->nr_opps; k++)
+			if (!same_opp(&a->opp[k], &b->opp[k]))
+				break;
+		if (k < a->nr_opps)
+			continue;
+		for (k = 0; k < a->nr_idle; k++)
+			if (!same_idle(&a->idle[k], &b->idle[k]))
+				break;
+		if (k == a->nr_idle)
+			return e;
+	}
+	return -1;
+}
+
+/* cost(d, S) for every S: a copy of an identical domain's, or computed. */
+static void costs(struct em_search *s, int d)
+{
+	long n = s->nr_states;
+	int e = same_domain(s->m, d);
+
+	if (s->over)
+		return;
+	if (e < 0 && s->m->board) {
+		board_costs(s, d);
+		return;
+	}
+	if (e < 0) {
+		domain_costs(s, d);
+		return;
+	}
+	memcpy(&s->cost[d * n], &s->cost[e * n], n * sizeof(*s->cost));
+	memcpy(&s->opp[d * n], &s->opp[e * n], n * sizeof(*s->opp));
+	if (s->m->board) {
+		memcpy(&s->busiest[d * n], &s->busiest[e * n],
+		       n * sizeof(*s->busiest));
+		memcpy(&s->used[d * n], &s->used[e * n], n * sizeof(*s->used));
+	}
+}
+
 static void solve(struct em_search *s)
 {
 	int nr_domains = s->m->nr_domains, d;
-	long r, sub;
+	struct subsets it;
+	long r;
 
 	for (r = 0; r < s->nr_states; r++)
 		s->best[nr_domains * s->nr_states + r] = r ? DBL_MAX : 0;
 	for (d = nr_domains - 1; d >= 0; d--) {
+		const double *cost = &s->cost[d * s->nr_states];
+		const double *next = &s->best[(d + 1) * s->nr_states];
+
 		for (r = 0; r < s->nr_states; r++) {
 			double *best = &s->best[d * s->nr_states + r];
 
 			*best = DBL_MAX;
-			sub = 0;
+			subsets_start(&it, s, r);
+			if (spend(s, it.n))
+				return;
 			do {
-				double c = s->cost[d * s->nr_states + sub];
-				double rest = s->best[(d + 1) * s->nr_states +
-						      r - sub];
+				double c = cost[it.t], rest = next[r - it.t];
 
 				if (c == DBL_MAX || rest == DBL_MAX ||
 				    c + rest >= *best)
 					continue;
 				*best = c + rest;
-				s->choice[d * s->nr_states + r] = sub;
-			} while (next_subset(s, r, &sub));
+				s->choice[d * s->nr_states + r] = it.t;
+			} while (subsets_next(&it));
 		}
 	}
 }
 
+/*
+ * The steps the search will take at least, known before it starts: every
+ * (S, T <= S) once per row of the span table, once per domain in
+ * solve(), and on the board model once per kind of domain (times the
+ * CPUs' shares priced with a period) in board_costs().  Then placing the
+ * tasks, and on the board model pricing packings, add their own.
+ */
+static double planned_steps(const struct em_search *s)
+{
+	const struct em_model *m = s->m;
+	bool period = m->period_us > 0;
+	double pairs = 1, steps;
+	int c, d;
+
+	for (c = 0; c < s->nr_classes; c++)
+		pairs *= (s->count[c] + 1.0) * (s->count[c] + 2.0) / 2;
+	steps = pairs * (s->span_rows - 1 + m->nr_domains);
+	for (d = 0; m->board && d < m->nr_domains; d++)
+		if (same_domain(m, d) < 0)
+			steps += pairs * (period ? m->domain[d].nr_cpus : 1);
+	return steps;
+}
+
+/* EM_TOO_VARIED or EM_TOO_MANY_SETS when the tasks are too many for it. */
 static int make_classes(struct em_search *s, const double *util, int nr_tasks,
 			int *class_of)
 {
@@ -516,7 +659,7 @@ static int make_classes(struct em_search *s, const double *util, int nr_tasks,
 				break;
 		if (c == s->nr_classes) {
 			if (c == EM_MAX_CLASSES)
-				return -1;
+				return EM_TOO_VARIED;
 			/* Classes in descending util: the output reads better. */
 			for (c = 0; c < s->nr_classes && s->util[c] > util[t];
 			     c++)
@@ -536,7 +679,7 @@ static int make_classes(struct em_search *s, const double *util, int nr_tasks,
 		s->stride[c] = s->nr_states;
 		s->nr_states *= s->count[c] + 1;
 		if (s->nr_states > EM_MAX_STATES)
-			return -1;
+			return EM_TOO_MANY_SETS;
 	}
 	for (t = 0; t < nr_tasks; t++)
 		for (c = 0; c < s->nr_classes; c++)
@@ -566,7 +709,7 @@ static void assign(const struct em_search *s, const int *class_of,
 }
 
 /* Hands the tasks of each domain's share to its CPUs, in task order. */
-static int place(const struct em_search *s, const int *class_of,
+static int place(struct em_search *s, const int *class_of,
 		 int nr_tasks, struct em_placement *pl)
 {
 	long r = s->nr_states - 1, cpu_share[PG_MAX_CPUS];
@@ -579,7 +722,7 @@ static int place(const struct em_search *s, const int *class_of,
 		long sub = s->choice[d * s->nr_states + r];
 		int opp = s->opp[d * s->nr_states + sub];
 		unsigned char *fits = fit_table(s, ed->nr_cpus,
-						ed->opp[opp].limit);
+						ed->opp[opp].limit, sub);
 
 		if (!fits)
 			return -1;
@@ -672,11 +815,21 @@ int em_optimum(const struct em_model *m, const double *util, int nr_tasks,
 	struct em_search s = { .m = m };
 	int class_of[EM_MAX_TASKS];
 	long cells;
-	int d, ret = -2;
+	int d, ret;
 
-	if (nr_tasks > EM_MAX_TASKS || make_classes(&s, util, nr_tasks,
-						      class_of))
-		return -2;
+	if (nr_tasks > EM_MAX_TASKS)
+		return EM_TOO_VARIED;
+	ret = make_classes(&s, util, nr_tasks, class_of);
+	if (ret)
+		return ret;
+	for (d = 0; d < m->nr_domains; d++)
+		if (m->domain[d].nr_cpus > s.max_cpus)
+			s.max_cpus = m->domain[d].nr_cpus;
+	/* The EM prices S on all n CPUs of a domain, the board on n - 1. */
+	s.span_rows = m->board ? s.max_cpus : s.max_cpus + 1;
+	if (planned_steps(&s) > EM_MAX_STEPS)
+		return EM_TOO_LONG;
+	ret = EM_NOMEM;
 	cells = (long)m->nr_domains * s.nr_states;
 	s.cost = malloc(cells * sizeof(*s.cost));
 	s.opp = malloc(cells * sizeof(*s.opp));
@@ -686,34 +839,35 @@ int em_optimum(const struct em_model *m, const double *util, int nr_tasks,
 	if (!s.cost || !s.opp || !s.best || !s.choice || !s.total)
 		goto out;
 	fill_totals(&s);
+	s.span = malloc(s.span_rows * s.nr_states * sizeof(*s.span));
+	if (!s.span)
+		goto out;
 	if (m->board) {
-		for (d = 0; d < m->nr_domains; d++)
-			if (m->domain[d].nr_cpus > s.max_cpus)
-				s.max_cpus = m->domain[d].nr_cpus;
-		s.span = malloc(s.max_cpus * s.nr_states * sizeof(*s.span));
-		s.span_first = malloc(s.max_cpus * s.nr_states *
+		s.span_first = malloc(s.span_rows * s.nr_states *
 				      sizeof(*s.span_first));
 		s.busiest = malloc(cells * sizeof(*s.busiest));
 		s.used = malloc(cells * sizeof(*s.used));
-		if (!s.span || !s.span_first || !s.busiest || !s.used)
+		s.lo = malloc(PG_MAX_OPPS * s.max_cpus * sizeof(*s.lo));
+		s.hi = malloc(PG_MAX_OPPS * s.max_cpus * sizeof(*s.hi));
+		if (!s.span_first || !s.busiest || !s.used || !s.lo || !s.hi)
 			goto out;
-		fill_spans(&s);
-		for (d = 0; d < m->nr_domains; d++)
-			board_costs(&s, d);
-	} else {
-		for (d = 0; d < m->nr_domains; d++)
-			if (domain_costs(&s, d))
-				goto out;
 	}
+	fill_spans(&s);
+	for (d = 0; d < m->nr_domains; d++)
+		costs(&s, d);
 	solve(&s);
-	ret = -1;
+	ret = EM_TOO_LONG;
+	if (s.over)
+		goto out;
+	ret = EM_NO_FIT;
 	if (s.best[s.nr_states - 1] == DBL_MAX)
 		goto out;
 	ret = 0;
 	if (!m->board) {
 		pl->power_uw = s.best[s.nr_states - 1];
 		pl->fits = true;
-		ret = place(&s, class_of, nr_tasks, pl) ? -2 : 0;
+		if (place(&s, class_of, nr_tasks, pl))
+			ret = s.over ? EM_TOO_LONG : EM_NOMEM;
 	} else if (m->period_us > 0) {
 		place_board(&s, class_of, nr_tasks, pl);
 		polish(m, util, nr_tasks, pl);
@@ -733,5 +887,7 @@ out:
 	free(s.span_first);
 	free(s.busiest);
 	free(s.used);
+	free(s.lo);
+	free(s.hi);
 	return ret;
 }

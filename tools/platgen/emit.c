@@ -159,6 +159,20 @@ static void emit_idle_states(const struct pg_platform *p, FILE *out)
 	fputs("\t\t};\n", out);
 }
 
+/*
+ * The MPIDR QEMU virt gives vCPU N (virt_cpu_mp_affinity()): Aff1 N / 16
+ * and Aff0 N % 16 with GICv3, the lab's GIC past 8 CPUs; N / 8 and N % 8
+ * with GICv2, which is N itself for the 8 CPUs GICv2 takes.  The node keeps
+ * QEMU's own name, cpu@N.
+ */
+static void emit_reg(int cpu, FILE *out)
+{
+	if (cpu < 16)
+		fprintf(out, "\t\t\treg = <%d>;\n", cpu);
+	else
+		fprintf(out, "\t\t\treg = <%#x>;\n", (cpu / 16) << 8 | cpu % 16);
+}
+
 static void emit_cpu(const struct pg_platform *p, int cpu, FILE *out)
 {
 	const struct pg_domain *d = &p->domain[p->cpu_domain[cpu]];
@@ -166,7 +180,7 @@ static void emit_cpu(const struct pg_platform *p, int cpu, FILE *out)
 	fprintf(out, "\n\t\tcpu%d: cpu@%d {\n", cpu, cpu);
 	fputs("\t\t\tdevice_type = \"cpu\";\n", out);
 	fprintf(out, "\t\t\tcompatible = \"arm,%s\";\n", d->core);
-	fprintf(out, "\t\t\treg = <%d>;\n", cpu);
+	emit_reg(cpu, out);
 	fputs("\t\t\tenable-method = \"psci\";\n", out);
 	fprintf(out, "\t\t\tcapacity-dmips-mhz = <%u>;\n", d->dmips);
 	fprintf(out, "\t\t\tclocks = <&lab_clk_%s>;\n", label(d->name));
@@ -241,7 +255,12 @@ void pg_emit_dts(const struct pg_platform *p, FILE *out)
 }
 
 #define PG_FACT_MAX	(1 + 5 * PG_MAX_CPUS + 6 * PG_MAX_DOMAINS + 1)
-#define PG_FACT_LEN	512	/* "pdN.power " + PG_MAX_OPPS values of 8 digits */
+/*
+ * The longest line: "policyN.cpus" with every CPU, up to 3 digits and a
+ * blank each; "pdN.power" has PG_MAX_OPPS values of 8 digits.
+ */
+#define PG_FACT_LEN	(32 + 4 * PG_MAX_CPUS > 32 + 9 * PG_MAX_OPPS ? \
+			 32 + 4 * PG_MAX_CPUS : 32 + 9 * PG_MAX_OPPS)
 
 struct pg_facts {
 	char line[PG_FACT_MAX][PG_FACT_LEN];
@@ -269,21 +288,12 @@ static void fact_add(char *s, uint32_t v)
 	snprintf(s + len, PG_FACT_LEN - len, " %u", v);
 }
 
-static int first_cpu(const struct pg_domain *d)
-{
-	int cpu;
-
-	for (cpu = 0; !(d->cpus & (UINT64_C(1) << cpu)); cpu++)
-		;
-	return cpu;
-}
-
 static void fact_cpus(char *s, const struct pg_domain *d)
 {
 	int cpu;
 
 	for (cpu = 0; cpu <= PG_MAX_CPU_ID; cpu++)
-		if (d->cpus & (UINT64_C(1) << cpu))
+		if (pg_cpuset_has(&d->cpus, cpu))
 			fact_add(s, (uint32_t)cpu);
 }
 
@@ -298,7 +308,7 @@ static void fact_freqs(char *s, const struct pg_domain *d)
 static void domain_facts(struct pg_facts *f, const struct pg_domain *d,
 			 bool energy)
 {
-	int c = first_cpu(d);
+	int c = pg_cpuset_first(&d->cpus);
 	char *s;
 	int i;
 

@@ -60,35 +60,17 @@
 #define PG_WFI_EXIT_US		1
 #define PG_WFI_RESIDENCY_US	1
 
-static void put_cpu_list(FILE *out, uint64_t mask)
+static void put_cpu_list(FILE *out, const struct pg_cpuset *mask)
 {
 	const char *sep = "";
 	int cpu;
 
 	for (cpu = 0; cpu <= PG_MAX_CPU_ID; cpu++) {
-		if (mask & (UINT64_C(1) << cpu)) {
+		if (pg_cpuset_has(mask, cpu)) {
 			fprintf(out, "%s%d", sep, cpu);
 			sep = ",";
 		}
 	}
-}
-
-static int nr_in(uint64_t mask)
-{
-	int n = 0;
-
-	for (; mask; mask &= mask - 1)
-		n++;
-	return n;
-}
-
-static int first_in(uint64_t mask)
-{
-	int cpu;
-
-	for (cpu = 0; !(mask & (UINT64_C(1) << cpu)); cpu++)
-		;
-	return cpu;
 }
 
 static uint32_t top_khz(const struct pg_domain *d)
@@ -100,7 +82,7 @@ static uint32_t top_khz(const struct pg_domain *d)
 static uint32_t domain_capacity(const struct pg_platform *p,
 				const struct pg_domain *d)
 {
-	return p->capacity[first_in(d->cpus)];
+	return p->capacity[pg_cpuset_first(&d->cpus)];
 }
 
 /* em_init_performance() in Linux 6.12: linear in frequency, truncated. */
@@ -133,13 +115,13 @@ static void model_platform(const struct pg_platform *p, FILE *out)
 
 static void model_cluster(const struct pg_cluster *c, int k, FILE *out)
 {
-	uint64_t mask = 0;
+	struct pg_cpuset mask = { { 0 } };
 	int j;
 
 	for (j = 0; j < c->nr_cpus; j++)
-		mask |= UINT64_C(1) << c->cpu[j];
+		pg_cpuset_add(&mask, c->cpu[j]);
 	fprintf(out, "cluster %d cpus ", k);
-	put_cpu_list(out, mask);
+	put_cpu_list(out, &mask);
 	fprintf(out, " nr_cpus %d\n", c->nr_cpus);
 }
 
@@ -148,11 +130,11 @@ static void model_domain(const struct pg_platform *p, int i, FILE *out)
 	const struct pg_domain *d = &p->domain[i];
 
 	fprintf(out, "domain %s index %d cpus ", d->name, i);
-	put_cpu_list(out, d->cpus);
+	put_cpu_list(out, &d->cpus);
 	fprintf(out, " nr_cpus %d first_cpu %d core %s dmips_mhz %u capacity %u top_khz %u nr_opps %d latency_ns %u em %d",
-		nr_in(d->cpus), first_in(d->cpus), d->core, d->dmips,
-		domain_capacity(p, d), top_khz(d), d->nr_opps, d->latency_ns,
-		d->has_power);
+		pg_cpuset_count(&d->cpus), pg_cpuset_first(&d->cpus), d->core,
+		d->dmips, domain_capacity(p, d), top_khz(d), d->nr_opps,
+		d->latency_ns, d->has_power);
 	put_value(out, "idle_power_uw", d->idle_line, d->idle_uw);
 	if (p->has_board)
 		fprintf(out, " board_wfi_cpu_uw %u board_wfi_cluster_uw %u nr_idle_states %d",

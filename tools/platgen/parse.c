@@ -29,6 +29,11 @@
 /* cpuidle's state 0 on arm64 (ARM_CPUIDLE_WFI_STATE): 1 us exit, 1 us residency. */
 #define PG_WFI_EXIT_US		1
 #define PG_WFI_RESIDENCY_US	1
+/* Why CPU ids stop where they do, said with the range (PG_MAX_CPUS is a literal). */
+#define PG_STR(n)		#n
+#define PG_XSTR(n)		PG_STR(n)
+#define PG_CPU_ID_WHY		" (at most " PG_XSTR(PG_MAX_CPUS) \
+				" CPUs, the lab kernel's NR_CPUS)"
 
 struct pg_line {
 	int no;
@@ -159,9 +164,9 @@ static int once(const struct pg_platform *p, const struct pg_line *l, int *line)
  * Decimal only: a leading zero or sign is refused so that nobody can
  * believe "010" is octal or that negative values are meaningful.
  */
-static int parse_u32(const struct pg_platform *p, const struct pg_line *l,
-		     const char *what, const char *s, uint32_t min, uint32_t max,
-		     uint32_t *out)
+static int parse_u32_why(const struct pg_platform *p, const struct pg_line *l,
+			 const char *what, const char *s, uint32_t min,
+			 uint32_t max, const char *why, uint32_t *out)
 {
 	uint64_t v = 0;
 	const char *c;
@@ -176,9 +181,17 @@ static int parse_u32(const struct pg_platform *p, const struct pg_line *l,
 		v = v * 10 + (uint64_t)(*c - '0');
 	if (v < min || v > max)
 		return pg_error(p, l->no, l->key,
-				"%s %s out of range %u..%u", what, s, min, max);
+				"%s %s out of range %u..%u%s", what, s, min, max,
+				why);
 	*out = (uint32_t)v;
 	return 0;
+}
+
+static int parse_u32(const struct pg_platform *p, const struct pg_line *l,
+		     const char *what, const char *s, uint32_t min, uint32_t max,
+		     uint32_t *out)
+{
+	return parse_u32_why(p, l, what, s, min, max, "", out);
 }
 
 /* Names end up in DT node names, labels and shell words: keep them tame. */
@@ -209,9 +222,9 @@ static struct pg_domain *cur_domain(struct pg_platform *p)
 static void note_cpu(struct pg_platform *p, const struct pg_line *l, int cpu,
 		     const char *key)
 {
-	if (p->seen_mask & (UINT64_C(1) << cpu))
+	if (pg_cpuset_has(&p->seen_mask, cpu))
 		return;
-	p->seen_mask |= UINT64_C(1) << cpu;
+	pg_cpuset_add(&p->seen_mask, cpu);
 	p->seen[p->nr_seen].cpu = cpu;
 	p->seen[p->nr_seen].line = l->no;
 	p->seen[p->nr_seen].key = key;
@@ -222,18 +235,19 @@ static void note_cpu(struct pg_platform *p, const struct pg_line *l, int cpu,
 static int parse_cpu_list(struct pg_platform *p, const struct pg_line *l,
 			  int *cpu)
 {
-	uint64_t mask = 0;
+	struct pg_cpuset mask = { { 0 } };
 	uint32_t v;
 	int i;
 
 	if (!l->nr_vals)
 		return pg_error(p, l->no, l->key, "missing value");
 	for (i = 0; i < l->nr_vals; i++) {
-		if (parse_u32(p, l, "CPU id", l->val[i], 0, PG_MAX_CPU_ID, &v))
+		if (parse_u32_why(p, l, "CPU id", l->val[i], 0, PG_MAX_CPU_ID,
+				  PG_CPU_ID_WHY, &v))
 			return -1;
-		if (mask & (UINT64_C(1) << v))
+		if (pg_cpuset_has(&mask, (int)v))
 			return pg_error(p, l->no, l->key, "CPU %u listed twice", v);
-		mask |= UINT64_C(1) << v;
+		pg_cpuset_add(&mask, (int)v);
 		cpu[i] = (int)v;
 	}
 	return 0;
@@ -335,7 +349,7 @@ static const struct pg_domain *owner(const struct pg_platform *p, int cpu)
 	int k;
 
 	for (k = 0; k < p->nr_domains - 1; k++)
-		if (p->domain[k].cpus & (UINT64_C(1) << cpu))
+		if (pg_cpuset_has(&p->domain[k].cpus, cpu))
 			return &p->domain[k];
 	return NULL;
 }
@@ -355,7 +369,7 @@ static int key_cpus(struct pg_platform *p, struct pg_line *l)
 			return pg_error(p, l->no, l->key,
 					"CPU %d is in two frequency domains: '%s' (line %d) and '%s'",
 					cpu[i], o->name, o->cpus_line, d->name);
-		d->cpus |= UINT64_C(1) << cpu[i];
+		pg_cpuset_add(&d->cpus, cpu[i]);
 		note_cpu(p, l, cpu[i], "cpus");
 	}
 	return 0;

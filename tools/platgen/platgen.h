@@ -11,10 +11,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* QEMU virt with GICv2 (the lab's GIC) cannot start more than 8 vCPUs. */
-#define PG_MAX_CPUS		8
-/* Ids above this are typos, not topologies; it also bounds the masks. */
-#define PG_MAX_CPU_ID		63
+/*
+ * The lab kernel's NR_CPUS.  QEMU virt takes up to 8 vCPUs with GICv2 and
+ * up to 512 with GICv3: the lab asks for GICv3 past 8 (lab/lib.sh).
+ */
+#define PG_MAX_CPUS		256
+/* CPU ids are 0..N-1 (validate.c), so a larger id is never valid. */
+#define PG_MAX_CPU_ID		(PG_MAX_CPUS - 1)
 /* Every domain and cluster needs a CPU of its own. */
 #define PG_MAX_DOMAINS		PG_MAX_CPUS
 #define PG_MAX_CLUSTERS		PG_MAX_CPUS
@@ -30,6 +33,47 @@
 #define PG_DEFAULT_QEMU_CPU	"cortex-a57"
 #define PG_DEFAULT_MEMORY_MB	512
 #define PG_DEFAULT_LATENCY_NS	100000
+
+/* A set of logical CPU ids 0..PG_MAX_CPU_ID: a bitmap. */
+#define PG_CPUSET_WORDS		((PG_MAX_CPU_ID + 64) / 64)
+
+struct pg_cpuset {
+	uint64_t w[PG_CPUSET_WORDS];
+};
+
+static inline void pg_cpuset_add(struct pg_cpuset *s, int cpu)
+{
+	s->w[cpu / 64] |= UINT64_C(1) << (cpu % 64);
+}
+
+static inline bool pg_cpuset_has(const struct pg_cpuset *s, int cpu)
+{
+	return s->w[cpu / 64] & (UINT64_C(1) << (cpu % 64));
+}
+
+static inline int pg_cpuset_count(const struct pg_cpuset *s)
+{
+	int i, n = 0;
+
+	for (i = 0; i < PG_CPUSET_WORDS; i++) {
+		uint64_t w = s->w[i];
+
+		for (; w; w &= w - 1)
+			n++;
+	}
+	return n;
+}
+
+/* The lowest CPU of the set, -1 if it is empty. */
+static inline int pg_cpuset_first(const struct pg_cpuset *s)
+{
+	int cpu;
+
+	for (cpu = 0; cpu <= PG_MAX_CPU_ID; cpu++)
+		if (pg_cpuset_has(s, cpu))
+			return cpu;
+	return -1;
+}
 
 struct pg_opp {
 	uint32_t khz;
@@ -64,7 +108,7 @@ struct pg_domain {
 	char name[PG_NAME_MAX + 1];
 	char core[PG_NAME_MAX + 1];
 	int line;		/* of the "domain NAME" header */
-	uint64_t cpus;		/* bit N set: logical CPU N */
+	struct pg_cpuset cpus;
 	uint32_t dmips;
 	uint32_t latency_ns;
 	uint32_t idle_uw;
@@ -95,6 +139,7 @@ struct pg_mention {
 	const char *key;
 };
 
+/* About 0.7 MB at 256 CPUs: give it static storage, not the stack. */
 struct pg_platform {
 	const char *file;
 	char name[PG_NAME_MAX + 1];
@@ -110,7 +155,7 @@ struct pg_platform {
 
 	struct pg_mention seen[PG_MAX_CPU_ID + 1];
 	int nr_seen;
-	uint64_t seen_mask;
+	struct pg_cpuset seen_mask;
 	int board_line;		/* the file's first board-* line, 0 if none */
 
 	/* Derived once the description is valid. */

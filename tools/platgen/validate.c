@@ -95,10 +95,13 @@ static int check_board(struct pg_platform *p)
 	return 0;
 }
 
+/* Ids are refused past PG_MAX_CPU_ID, so there are never too many CPUs. */
+_Static_assert(PG_MAX_CPU_ID < PG_MAX_CPUS, "CPU ids 0..N-1 bound the CPU count");
+
 /*
  * Linux numbers CPUs in DT order with the boot CPU (MPIDR 0) first, and
- * cpu@N gets MPIDR N under QEMU virt, so logical ids must be exactly
- * 0..N-1 for the file's ids to be the guest's ids.
+ * cpu@N gets the MPIDR of QEMU virt's vCPU N (emit.c), so logical ids must
+ * be exactly 0..N-1 for the file's ids to be the guest's ids.
  */
 static int check_cpu_ids(const struct pg_platform *p)
 {
@@ -106,17 +109,11 @@ static int check_cpu_ids(const struct pg_platform *p)
 	int n = p->nr_seen;
 	int i, missing;
 
-	if (n > PG_MAX_CPUS) {
-		m = &p->seen[PG_MAX_CPUS];
-		return pg_error(p, m->line, m->key,
-				"more than %d CPUs (QEMU virt GICv2 limit): CPU %d is number %d",
-				PG_MAX_CPUS, m->cpu, PG_MAX_CPUS + 1);
-	}
 	for (i = 0; i < n; i++) {
 		m = &p->seen[i];
 		if (m->cpu < n)
 			continue;
-		for (missing = 0; p->seen_mask & (UINT64_C(1) << missing); missing++)
+		for (missing = 0; pg_cpuset_has(&p->seen_mask, missing); missing++)
 			;
 		return pg_error(p, m->line, m->key,
 				"CPU ids must be 0..%d for %d CPUs: CPU %d given, CPU %d missing",
@@ -130,7 +127,7 @@ static int domain_of(const struct pg_platform *p, int cpu)
 	int i;
 
 	for (i = 0; i < p->nr_domains; i++)
-		if (p->domain[i].cpus & (UINT64_C(1) << cpu))
+		if (pg_cpuset_has(&p->domain[i].cpus, cpu))
 			return i;
 	return -1;
 }

@@ -1,0 +1,468 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""What one wake-up's CPU selection costs per placement policy: the report
+of lab/scale (make scale).
+
+Reads a results directory of lab/scale: one subdirectory per platform,
+each a lab/run of lab/experiments/wakeup-cost.sh, whose files
+wakeup-cost/W-pP-rR.txt hold one line per traced call, "FUNCTION NS K"
+(NS its duration in guest ns, with the instruction clock guest
+instructions; K the traced calls it made).  Each duration loses the
+tracer's own cost, measured in the same run on the empty functions of lab
+patch 0006: C, the mean duration of lab_trace_empty(), for the call, and
+H, lab_trace_nested()'s (it only calls lab_trace_empty()) less C, for
+each traced call it made: NS - C - K H.  The frozen workload's runs time
+the selection alone, untraced (lab_trace/select_cost), beside an empty
+interval timed the same way, "sched_clock NS 0": C is that interval's
+mean, H is 0.
+
+QEMU runs one vCPU at a time (round-robin TCG) and its instruction clock
+counts every vCPU's instructions: when a vCPU's turn ends inside a traced
+call, the call's duration also holds the other vCPUs' turns until it runs
+again, whole ticks of them (4 ms at HZ 250: 4,000,000 instructions).  The
+median and p99 shrug that off; the mean leaves out, per run, the calls
+longer than SWITCH_FACTOR times the run's p99, and the report counts them.
+
+Writes DIR/report.md and prints it: per platform, workload and policy the
+calls, mean, median and p99 of select_task_rq_fair() (and of the
+energy-aware search where it is a function of its own), the spread of the
+per-run means, the series against 6.12 paired per run, and the growth of
+the mean in CPUs fitted per policy (least squares, linear and log-log).
+
+Usage: wakeup_cost.py DIR
+"""
+
+import argparse
+import math
+import os
+import re
+import subprocess
+import sys
+
+if not __package__:  # run as a script (see labpath.py)
+    import labpath
+
+    labpath.use_lab_path()
+
+from analysis import stats  # noqa: E402
+
+POLICIES = {0: "none", 1: "6.12", 2: "series"}
+ENTRY = "select_task_rq_fair"
+SEARCHES = ("find_energy_efficient_cpu", "find_energy_efficient_cpu_sd")
+EMPTY = "lab_trace_empty"
+NESTED = "lab_trace_nested"
+CLOCK = "sched_clock"
+SWITCH_FACTOR = 10
+SHORTCUT_FACTOR = 3
+SAMPLE_FILE = re.compile(r"^(?P<w>.+)-p(?P<p>\d+)-r(?P<r>\d+)\.txt$")
+
+
+class CostError(Exception):
+    """Results that cannot be read: the message names the file and why."""
+
+
+def percentile(xs, q):
+    """The q-th percentile (0..100) of XS, nearest rank."""
+    s = sorted(xs)
+    if not s:
+        raise ValueError("no values")
+    rank = max(1, math.ceil(q / 100.0 * len(s)))
+    return s[rank - 1]
+
+
+def read_samples(path):
+    """{function: [(ns, nested calls), ...]} of one run's file."""
+    out = {}
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            w = line.split()
+            if not w:
+                continue
+            if len(w) != 3 or not w[1].isdigit() or not w[2].isdigit():
+                raise CostError(f"{path}:{n}: not 'FUNCTION NS K': {line.strip()!r}")
+            out.setdefault(w[0], []).append((int(w[1]), int(w[2])))
+    return out
+
+
+def read_platform(d):
+    """One platform's runs: (cpus, perf domains, {(workload, policy, rep):
+    {function: [calibrated ns]}}, calibration {(w, p, r): ns})."""
+    log = os.path.join(d, "experiment.log")
+    if not os.path.isfile(log):
+        raise CostError(f"{log}: missing (did the boot run?)")
+    cpus = pds = None
+    boot = (None, None)
+    lost = {}
+    with open(log, encoding="utf-8") as f:
+        for line in f:
+            w = line.split()
+            if w[:2] == ["wakeup-cost:", "cpus"]:
+                kv = dict(zip(w[1::2], w[2::2]))
+                try:
+                    cpus, pds = int(kv["cpus"]), int(kv["perf-domains"])
+                except (KeyError, ValueError):
+                    raise CostError(f"{log}: not a platform line: {line.strip()!r}") from None
+                boot = (kv.get("uptime-s"), kv.get("mem-used-kb"))
+            elif w[:1] == ["wakeup-cost"]:
+                kv = dict(zip(w[1::2], w[2::2]))
+                try:
+                    lost[(kv["workload"], int(kv["policy"]), int(kv["rep"]))] = int(kv["lost"])
+                except (KeyError, ValueError):
+                    raise CostError(f"{log}: not a run's line: {line.strip()!r}") from None
+    if cpus is None:
+        raise CostError(f"{log}: no 'wakeup-cost: cpus' line")
+    bad = [k for k, v in lost.items() if v]
+    if bad:
+        w, p, r = bad[0]
+        raise CostError(f"{log}: the ring buffer lost {lost[bad[0]]} events "
+                        f"in {w} policy {p} rep {r}: the run's figures are incomplete")
+    runs, calib = {}, {}
+    sdir = os.path.join(d, "wakeup-cost")
+    if not os.path.isdir(sdir):
+        raise CostError(f"{sdir}: missing")
+    for name in sorted(os.listdir(sdir)):
+        m = SAMPLE_FILE.match(name)
+        if not m:
+            continue
+        key = (m["w"].replace("-", ":", 1), int(m["p"]), int(m["r"]))
+        s = read_samples(os.path.join(sdir, name))
+        if s.get(CLOCK):
+            # lab_trace/select_cost: the selection timed alone, untraced.
+            c, h = stats.mean([ns for ns, _ in s[CLOCK]]), 0.0
+        else:
+            for fn in (EMPTY, NESTED):
+                if not s.get(fn):
+                    raise CostError(f"{sdir}/{name}: no {fn} calls, nothing to calibrate with")
+            c = stats.mean([ns for ns, _ in s[EMPTY]])
+            h = stats.mean([ns for ns, _ in s[NESTED]]) - c
+        calib[key] = (c, h)
+        runs[key] = {fn: [ns - c - k * h for ns, k in v]
+                     for fn, v in s.items() if fn not in (EMPTY, NESTED, CLOCK)}
+    if not runs:
+        raise CostError(f"{sdir}: no run's samples")
+    return cpus, pds, runs, calib, boot
+
+
+def host_seconds(d, plat):
+    """The host's wall time of the platform's boot, whole (lab/run's "done
+    in Ns" in DIR/PLATFORM.log), or None."""
+    path = os.path.join(d, f"{plat}.log")
+    if not os.path.isfile(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        m = re.findall(r"done in (\d+)s", f.read())
+    return int(m[-1]) if m else None
+
+
+def fit_linear(xs, ys):
+    """Least squares y = a + b x: (a, b); None with fewer than two x."""
+    if len(set(xs)) < 2:
+        return None
+    mx, my = stats.mean(xs), stats.mean(ys)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
+    return my - b * mx, b
+
+
+def fit_power(xs, ys):
+    """Least squares log y = log c + e log x: the exponent e (1: linear
+    growth); None with fewer than two x or a cost <= 0."""
+    if len(set(xs)) < 2 or min(ys) <= 0:
+        return None
+    return fit_linear([math.log(x) for x in xs], [math.log(y) for y in ys])[1]
+
+
+def fmt(x, nd=0):
+    return "-" if x is None else f"{x:.{nd}f}"
+
+
+def pm(p):
+    if p is None:
+        return "-"
+    return f"{p.mean:+.0f}" + (f" +-{p.two_se:.0f}" if p.two_se is not None else "")
+
+
+def unswitched(xs):
+    """The calls of one run that no vCPU switch lengthened (see the module's
+    doc): those at most SWITCH_FACTOR times the run's p99."""
+    bound = SWITCH_FACTOR * max(percentile(xs, 99), 1)
+    return [x for x in xs if x <= bound]
+
+
+def searched(xs, floor):
+    """The calls that searched: above FLOOR (None: all of them)."""
+    return xs if floor is None else [x for x in xs if x > floor]
+
+
+def search_floor(runs, fn, w, p):
+    """Frozen runs of an EAS policy: SHORTCUT_FACTOR times policy none's
+    median, below which a call did not search (6.12's root domain was
+    overutilized at that moment, say); None elsewhere."""
+    if not w.startswith("frozen:") or p == 0:
+        return None
+    base = [x for (ww, pp, _), v in runs.items() if ww == w and pp == 0 for x in v.get(fn, [])]
+    return SHORTCUT_FACTOR * percentile(base, 50) if base else None
+
+
+def run_means(runs, fn, w, p):
+    """{rep: mean of FN's unswitched calls that searched} for workload W,
+    policy P."""
+    floor = search_floor(runs, fn, w, p)
+    out = {}
+    for (ww, pp, r), v in runs.items():
+        if ww == w and pp == p and v.get(fn):
+            xs = searched(unswitched(v[fn]), floor)
+            if xs:
+                out[r] = stats.mean(xs)
+    return out
+
+
+def function_rows(plat, cpus, pds, runs, fn):
+    """Table rows of FN on one platform, and {(workload, policy): mean}."""
+    rows, means = [], {}
+    workloads = sorted({w for w, _, _ in runs})
+    for w in workloads:
+        per_rep = {}
+        for p in POLICIES:
+            reps = {r: v[fn] for (ww, pp, r), v in runs.items()
+                    if ww == w and pp == p and v.get(fn)}
+            if not reps:
+                continue
+            floor = search_floor(runs, fn, w, p)
+            per_rep[p] = run_means(runs, fn, w, p)
+            pooled = [x for v in reps.values() for x in v]
+            kept = [x for v in reps.values() for x in unswitched(v)]
+            found = searched(kept, floor)
+            m = stats.mean(found) if found else None
+            if m is not None:
+                means[(w, p)] = m
+            vs = None
+            if p == 2 and 1 in per_rep:
+                try:
+                    vs = stats.paired(per_rep[2], per_rep[1])
+                except ValueError:
+                    vs = None
+            rsd = stats.rsd_pct(list(per_rep[p].values())) if per_rep[p] else None
+            rows.append(f"| {plat} | {cpus} | {pds} | {w} | {POLICIES[p]} | {len(pooled)} | "
+                        f"{len(pooled) - len(kept)} | "
+                        f"{'-' if floor is None else len(kept) - len(found)} | {fmt(m)} | "
+                        f"{fmt(percentile(pooled, 50))} | {fmt(percentile(pooled, 99))} | "
+                        f"{fmt(rsd, 1)} | {pm(vs)} |")
+    return rows, means
+
+
+def growth_rows(points):
+    """points: {(function, workload kind, policy): [(cpus, mean)]}."""
+    rows = []
+    for (fn, kind, p), pts in sorted(points.items()):
+        xs = [float(c) for c, _ in pts]
+        ys = [m for _, m in pts]
+        lin, e = fit_linear(xs, ys), fit_power(xs, ys)
+        rows.append(f"| {fn} | {kind} | {POLICIES[p]} | "
+                    f"{', '.join(f'{c}: {m:.0f}' for c, m in sorted(pts))} | "
+                    f"{'-' if lin is None else f'{lin[0]:.0f} + {lin[1]:.1f} N'} | "
+                    f"{fmt(e, 2)} |")
+    return rows
+
+
+def plot(d, points, kind="frozen"):
+    """cost-KIND.png: select_task_rq_fair()'s mean against CPUs per policy,
+    log-log (a line of slope 1 is linear growth); nothing with fewer than
+    two CPU counts.  Returns the plot's file name or None."""
+    series = {p: dict(pts) for (fn, k, p), pts in points.items() if fn == ENTRY and k == kind}
+    cpus = sorted({c for pts in series.values() for c in pts})
+    if len(cpus) < 2:
+        return None
+    dat = os.path.join(d, f"cost-{kind}.dat")
+    with open(dat, "w", encoding="utf-8") as f:
+        for c in cpus:
+            f.write(" ".join([str(c)] + [f"{series[p][c]:.0f}" if c in series.get(p, {}) else "-"
+                                         for p in POLICIES]) + "\n")
+    png = f"cost-{kind}.png"
+    script = f"""set terminal pngcairo size 800,560
+set output "{os.path.join(d, png)}"
+set title "select_task_rq_fair() per wake-up ({kind} workload), mean"
+set xlabel "CPUs"
+set ylabel "guest instructions"
+set logscale xy
+set datafile missing "-"
+set key left top
+set grid
+plot "{dat}" using 1:2 with linespoints title "none", \\
+     "" using 1:3 with linespoints title "6.12 EAS", \\
+     "" using 1:4 with linespoints title "this series"
+"""
+    try:
+        res = subprocess.run(["gnuplot"], input=script.encode(), check=False)
+    except OSError as e:
+        raise CostError(f"gnuplot failed: {e.strerror}") from None
+    if res.returncode != 0:
+        raise CostError("gnuplot failed")
+    return png
+
+
+def targets(verdicts):
+    out = []
+    for plat, w, p in verdicts:
+        if p is None:
+            continue
+        bound = p.mean - (p.two_se or 0.0)
+        ok = p.mean <= 0 or bound <= 0
+        out.append(f"- {plat}, {w}: series - 6.12 = {pm(p)} instructions per call "
+                   f"({'met' if ok else 'MISSED'}: at or below 6.12's within the error bar)")
+    return out
+
+
+def report(d):
+    config = {}
+    cpath = os.path.join(d, "config")
+    if os.path.isfile(cpath):
+        with open(cpath, encoding="utf-8") as f:
+            for line in f:
+                k, _, v = line.rstrip("\n").partition("=")
+                config[k] = v
+    plats = config.get("platforms", "").split() or sorted(
+        e for e in os.listdir(d) if os.path.isdir(os.path.join(d, e, "wakeup-cost")))
+    if not plats:
+        raise CostError(f"{d}: no platform's results")
+    entry, search, calib_rows, verdicts, plat_rows = [], [], [], [], []
+    points = {}
+    for plat in plats:
+        pdir = os.path.join(d, plat)
+        if not os.path.isdir(pdir):
+            raise CostError(f"{pdir}: missing (did the boot run?)")
+        cpus, pds, runs, calib, boot = read_platform(pdir)
+        up, used = boot
+        wall = host_seconds(d, plat)
+        plat_rows.append(f"| {plat} | {cpus} | {pds} | {up or '-'} | "
+                         f"{'-' if used is None else f'{int(used) / 1024:.0f}'} | "
+                         f"{'-' if wall is None else wall} |")
+        for how, frozen in (("function_graph", False), ("select_cost", True)):
+            vals = [v for (w, _, _), v in calib.items() if w.startswith("frozen:") == frozen]
+            if not vals:
+                continue
+            c, h = [v[0] for v in vals], [v[1] for v in vals]
+            calib_rows.append(f"| {plat} | {how} | {len(c)} | {fmt(stats.mean(c))} "
+                              f"| {fmt(stats.sd(c), 1)} | {fmt(stats.mean(h))} "
+                              f"| {fmt(stats.sd(h), 1)} |")
+        rows, means = function_rows(plat, cpus, pds, runs, ENTRY)
+        entry += rows
+        for (w, p), m in means.items():
+            points.setdefault((ENTRY, w.split(":")[0], p), []).append((cpus, m))
+        for w in sorted({w for w, _, _ in runs}):
+            per = {p: run_means(runs, ENTRY, w, p) for p in (1, 2)}
+            try:
+                verdicts.append((plat, w, stats.paired(per[2], per[1])))
+            except ValueError:
+                verdicts.append((plat, w, None))
+        for fn in SEARCHES:
+            rows, means = function_rows(plat, cpus, pds, runs, fn)
+            search += [r.replace(f"| {plat} |", f"| {plat} | {fn} |", 1) for r in rows]
+            for (w, p), m in means.items():
+                points.setdefault((fn, w.split(":")[0], p), []).append((cpus, m))
+
+    head = ("| platform | CPUs | perf domains | workload | policy | calls | switched | no search "
+            "| mean | p50 | p99 | RSD of run means % | series - 6.12 (paired, +-2 SE) |\n"
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+    lines = [
+        "# What one wake-up's CPU selection costs, per placement policy",
+        "",
+        f"Command: `{config.get('command', 'lab/scale')}`; {config.get('date', '')}; "
+        f"lab {config.get('lab_commit', 'unknown')}.",
+        "",
+        "Guest instructions per call (QEMU's instruction clock: a guest ns is an "
+        "instruction, read at the arch timer's 16 ns step), timed by function_graph, "
+        "the tracer's own cost subtracted, measured in the same run on the empty "
+        f"functions of lab patch 0006: C, {EMPTY}()'s mean, per call, and H, "
+        f"{NESTED}()'s (a call to {EMPTY}()) less C, per traced call made inside it.  "
+        "Workloads: frozen:N is the selection for tasks "
+        "of periodic:N, stopped, timed alone with the other vCPUs idle "
+        "(lab_trace/select_cost: no tracer, C is an empty interval's cost; the "
+        "figures to compare across CPU counts); periodic:N is N of the seed's "
+        "periodic tasks (below the tipping point: the energy-aware paths run), "
+        "hackbench:G is hackbench with G groups (overutilized: the usual path).  "
+        "select_task_rq_fair() also places forks (hackbench's threads).  "
+        "Policies alternate in one boot; a run is one policy and workload.  "
+        "QEMU runs one vCPU at a time and its clock counts all their instructions: "
+        "a call during which another vCPU had its turn lasts whole ticks more; "
+        f"\"switched\" counts the calls over {SWITCH_FACTOR} x their run's p99, "
+        "left out of the mean (p50 and p99 are of all calls).  In the frozen rows of "
+        f"6.12 and the series, \"no search\" counts the calls under {SHORTCUT_FACTOR} x "
+        "none's median, which did not search (6.12's root domain overutilized at that "
+        "moment, say), also left out of the mean and the comparison: the mean is the "
+        "search's cost.",
+        "",
+        "## Platforms",
+        "",
+        "| platform | CPUs | perf domains | guest s to the experiment | memory in use, MB "
+        "| host s, whole boot |",
+        "|---|---|---|---|---|---|",
+        *plat_rows,
+        "",
+        "## select_task_rq_fair(), per call",
+        "",
+        head + "\n".join(entry),
+        "",
+    ]
+    if search:
+        lines += [
+            "## The energy-aware search alone (where it is out of line)",
+            "",
+            head.replace("| platform |", "| platform | function |", 1)
+                .replace("|---|", "|---|---|", 1) + "\n".join(search),
+            "",
+        ]
+    png = plot(d, points)
+    lines += [
+        "## Growth in CPUs (means above; linear fit and log-log exponent)",
+        "",
+        *([f"![cost against CPUs]({png})", ""] if png else []),
+        "| function | workload | policy | CPUs: mean | fit | exponent |",
+        "|---|---|---|---|---|---|",
+        *growth_rows(points),
+        "",
+        "## Calibration: the timing's own cost per call",
+        "",
+        "| platform | timed by | runs | C: in a call, mean | sd of run means "
+        "| H: per nested traced call, mean | sd of run means |",
+        "|---|---|---|---|---|---|---|",
+        *calib_rows,
+        "",
+        "## Target: the series' wake-up cost at or below 6.12's",
+        "",
+        *targets(verdicts),
+        "",
+    ]
+    return "\n".join(lines)
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def main(argv=None):
+    prog = "wakeup_cost.py"
+    ap = _Parser(prog=prog, description="The report of lab/scale: what one wake-up's CPU "
+                 "selection costs per placement policy and platform, in guest instructions. "
+                 "Writes DIR/report.md and prints it.")
+    ap.add_argument("dir", metavar="DIR", help="a results directory of lab/scale")
+    args = ap.parse_args(argv)
+    try:
+        text = report(args.dir)
+    except (CostError, OSError) as e:
+        print(f"{prog}: error: {e}", file=sys.stderr)
+        return 1
+    with open(os.path.join(args.dir, "report.md"), "w", encoding="utf-8") as f:
+        f.write(text)
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
