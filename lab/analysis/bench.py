@@ -586,6 +586,10 @@ def report(d):
         text, tl = hackbench_section(plat, hb)
         body.append(text)
         targets.append(tl)
+        if not energy:
+            # gnuplot has no point to draw: say why instead of failing.
+            body.append(f"No energy run of {plat} completed: see {plat}-energy.log.\n\n")
+            continue
         write_text(os.path.join(d, f"energy-{plat}.dat"), plot_data(rows))
         plot(d, plat, cfg["duration"], board)
         body.append(f"![{plat} energy](energy-{plat}.png)\n\n")

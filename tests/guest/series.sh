@@ -74,6 +74,36 @@ if guest ou -e sched:sched_overutilized_sd hackbench --pipe --threads -g 2 -l 30
 		sh -c "[ $on -gt 0 ] && [ $off -gt 0 ]"
 fi
 
+# A spike marks the little cluster overutilized; its CPUs then sleep in
+# nohz, where only an idle balance can clear the flag (ticks stopped).
+# Measured (2026-12-05, 5 spikes of 500 ms each, flag cleared after the
+# spike's end): with a light load on a big CPU, Juno r0 56-77 ms, HiKey960
+# 60-75 ms: the nohz idle balance, kicked by the busy CPU's tick, runs the
+# idle cluster's balance once its blocked utilization has decayed below
+# the margin.  With no load at all, 54 ms to over 2 s: no CPU ticks, so
+# nothing decays or balances, as for 6.12's root-domain flag.  The bound
+# is for the loaded case, well above its spread.
+OU_REPS=3
+OU_BOUND_MS=500
+if guest ou-nohz -e sched:sched_overutilized_sd "$DATA/overutilized-nohz.sh" \
+	0,3,4,5 500 1000 1 "$OU_REPS"; then
+	trace-cmd report -i "$tmp/ou-nohz/trace.dat" 2>/dev/null >"$tmp/report" || true
+	awk -v span=0,3-5 '
+	/tracing_mark_write: spike-end/ { t0 = $3 + 0; rep = $NF; cleared = "" }
+	/tracing_mark_write: run-end/ {
+		printf "rep %s: %s\n", rep, cleared == "" ? "still set" : "cleared after " cleared " ms"
+		t0 = ""
+	}
+	/sched_overutilized_sd:.*level=0/ && index($0, "span=" span " ") &&
+	/overutilized=0/ && t0 != "" && cleared == "" {
+		cleared = sprintf("%d", ($3 - t0) * 1000)
+	}' "$tmp/report" >"$tmp/ou-nohz.txt"
+	sed 's/^/    /' "$tmp/ou-nohz.txt"
+	n=$(awk -v b="$OU_BOUND_MS" '$4 == "after" && $5 <= b' "$tmp/ou-nohz.txt" | wc -l)
+	check "an idle cluster's overutilized flag clears within ${OU_BOUND_MS} ms of a spike in all $OU_REPS runs ($n)" \
+		[ "$n" -eq "$OU_REPS" ]
+fi
+
 # Juno r0: CPU 0 is a little A53, CPUs 1-2 are the big A57s.
 if guest misfit "$DATA/misfit.sh" 0 '1 2' "$MISFIT_REPS"; then
 	out=$tmp/misfit/experiment.log

@@ -288,6 +288,20 @@ class Errors(unittest.TestCase):
         self.assertEqual(res.returncode, 1)
         self.assertRegex(res.stderr, r"^bench.py: error: no platform 'nosuch' \(known: .*juno-r0.*\)\n\Z")
 
+    @need_tools
+    def test_energy_boot_that_did_not_complete(self):
+        """A platform whose energy boot left no log (a timeout): the
+        report says so and keeps its hackbench, rather than failing on
+        an empty plot."""
+        with Tmp() as tmp:
+            d = bench_dir(os.path.join(tmp, "juno"), "juno")
+            os.remove(os.path.join(d, "juno-r0-energy", "experiment.log"))
+            res = subprocess.run([WRAPPER, d], capture_output=True, text=True, check=False)
+            self.assertEqual(res.returncode, 0, res.stderr)
+            report = read(os.path.join(d, "report.md")).decode()
+        self.assertIn("No energy run of juno-r0 completed: see juno-r0-energy.log.", report)
+        self.assertIn("## juno-r0: hackbench time (s)", report)
+
     def test_module_style(self):
         with open(BENCH, encoding="utf-8") as f:
             head = f.read().splitlines()
