@@ -46,6 +46,12 @@ SEED_JUNO_SAVINGS = {"10": -33.42, "20": -30.44, "30": -31.49, "40": -16.44, "50
 HB_TARGET_PCT = 1
 OPT_TARGET = 1.05
 POLICIES = ("0", "1", "2")
+# The series taken apart (lab/bench -V): policy 2 with one of its parts
+# switched to 6.12's through its scheduler features.
+VARIANTS = {"2m": "no margin (NO_ENERGY_MARGIN)",
+            "2r": "root domain's tipping point (NO_ENERGY_SD_FLAG)",
+            "2w": "6.12's search in the chosen domain (NO_ENERGY_SD_SEARCH)",
+            "2g": "upper domains tipped by a group, not a CPU (NO_ENERGY_SD_ANY_CPU)"}
 # Files are read and written as bytes decoded this way, so that whatever
 # a log or notes.md holds reaches the report unchanged.
 ENCODING, ERRORS = "utf-8", "surrogateescape"
@@ -400,6 +406,48 @@ def energy_section(plat, rows):
     return "".join(out), targets
 
 
+def paired_cell(ej, key, a, b):
+    """A's energy against B's at N = KEY, paired per repetition: "+x.x
+    +-y.y" (%), "-" without a common repetition."""
+    av = {(num(r), r): v for (n, p, r), v in ej.items() if n == key and p == a}
+    bv = {(num(r), r): v for (n, p, r), v in ej.items() if n == key and p == b}
+    if not set(av) & set(bv) or any(bv[k] == 0 for k in set(av) & set(bv)):
+        return "-"
+    pr = stats.paired(av, bv, relative=True)
+    return "%+.1f%% +-%.1f" % (pr.mean, pr.two_se or 0.0)
+
+
+def variants_section(plat, energy, variants):
+    """The series taken apart: per N, the series and each variant, mean
+    J and RSD, and each against the series and against 6.12's EAS,
+    paired per repetition (the same boot, adjacent runs)."""
+    ej, seen = {}, []
+    for ln in energy:
+        f = fields(ln) + [""] * 12
+        n, p, rep = f[2], f[4], f[6]
+        if p in ("1", "2") or p in variants:
+            ej[(n, p, rep)] = num(f[10]) / 1e6
+            if n not in seen:
+                seen.append(n)
+    out = [f"## {plat}: the series taken apart (energy, J)\n\n",
+           "Each variant is the series with one part switched to 6.12's, in the same boot "
+           "(lab/bench -V); paired: the mean over repetitions of the ratio to the other "
+           "policy's run of the same repetition, +- twice its standard error.\n\n",
+           "| Tasks | policy | Mean | RSD | vs series (paired) | vs 6.12 EAS (paired) |\n",
+           "|---|---|---|---|---|---|\n"]
+    for n in sorted(seen, key=num):
+        for p in ("2",) + tuple(variants):
+            js = [v for (nn, pp, _), v in ej.items() if nn == n and pp == p]
+            if not js:
+                out.append("| %d | %s | - | - | - | - |\n" % (int(num(n)), VARIANTS.get(p, "series")))
+                continue
+            m = stats.mean(js)
+            out.append("| %d | %s | %.4f | %.2f%% | %s | %s |\n"
+                       % (int(num(n)), VARIANTS.get(p, "series"), m, div(100 * stats.sd(js), m),
+                          "" if p == "2" else paired_cell(ej, n, p, "2"), paired_cell(ej, n, p, "1")))
+    return "".join(out) + "\n"
+
+
 def hackbench_section(plat, lines):
     """The hackbench table of a platform (mean and RSD of the time per G
     and policy) and its target's line: series at most HB_TARGET_PCT
@@ -582,6 +630,9 @@ def report(d):
         text, tl = energy_section(plat, rows)
         body.append(text)
         targets += tl
+        variants = [v for v in cfg.words("variants") if v in VARIANTS]
+        if variants:
+            body.append(variants_section(plat, energy, variants))
         hb = log_lines(os.path.join(d, f"{plat}-hackbench", "experiment.log"), "bench-hackbench ")
         text, tl = hackbench_section(plat, hb)
         body.append(text)

@@ -9,7 +9,14 @@
 # and b, the 2018 RFC's baseline: a 4.16-like kernel without EAS
 # (sched_energy_policy 0 and the lab-only kernel.lab_wakeup_416 1: CFS
 # wake-up on asymmetric CPUs as 4.16 did it).  Every other policy sets
-# lab_wakeup_416 0.  SCHEDUTIL, for the whole boot: the utilization
+# lab_wakeup_416 0.  And the series taken apart (its patch 9's scheduler
+# features, policy 2 with one part switched to 6.12's): 2m, no margin
+# (NO_ENERGY_MARGIN); 2r, the root domain's tipping point for every level
+# (NO_ENERGY_SD_FLAG); 2w, 6.12's search in the domain the per-domain flags
+# choose (NO_ENERGY_SD_SEARCH); 2g, a domain above the lowest level
+# overutilized only by a group beyond the margin as a whole or a misfit
+# task, not by any one CPU (NO_ENERGY_SD_ANY_CPU).  Every other policy
+# restores the four features.  SCHEDUTIL, for the whole boot: the utilization
 # signals the kernel runs on, 6.12 (default: 6.12's), 4.16 (the RFC's:
 # kernel.lab_util_416 1, every CFS reader of utilization, schedutil, the
 # energy estimates and the fit and over-utilization tests, sees util_avg
@@ -60,7 +67,18 @@ wake416=/proc/sys/kernel/lab_wakeup_416
 su416=/proc/sys/kernel/lab_schedutil_416
 util416=/proc/sys/kernel/lab_util_416
 idle=/sys/kernel/debug/lab_emu/idle
+features=/sys/kernel/debug/sched/features
 logdir=/tmp/bench-rtapp
+
+# variant_feature P: the scheduler feature variant P of the series turns off.
+variant_feature() {
+	case $1 in
+	2m) echo ENERGY_MARGIN ;;
+	2r) echo ENERGY_SD_FLAG ;;
+	2w) echo ENERGY_SD_SEARCH ;;
+	2g) echo ENERGY_SD_ANY_CPU ;;
+	esac
+}
 
 [ -w "$sysctl" ] || { echo "no $sysctl: not the series' kernel" >&2; exit 1; }
 [ -n "$policies" ] || { echo "no policy: $usage" >&2; exit 2; }
@@ -68,7 +86,10 @@ for p in $policies; do
 	case $p in
 	0 | 1 | 2) ;;
 	b) [ -w "$wake416" ] || { echo "policy b needs $wake416: not the lab's kernel" >&2; exit 1; } ;;
-	*) echo "unknown policy '$p' (0, 1, 2 or b)" >&2; exit 2 ;;
+	2m | 2r | 2w | 2g)
+		grep -qw "$(variant_feature "$p")" "$features" 2>/dev/null ||
+			{ echo "policy $p needs $(variant_feature "$p") in $features: not the series' kernel" >&2; exit 1; } ;;
+	*) echo "unknown policy '$p' (0, 1, 2, 2m, 2r, 2w, 2g or b)" >&2; exit 2 ;;
 	esac
 done
 case $su in
@@ -103,10 +124,24 @@ if [ "$suv" = 1 ]; then
 	done
 fi
 
+# set_features P: the series' parts as policy P takes them, all on but
+# for a variant's one (a kernel without the features has only 0, 1, 2, b).
+set_features() {
+	[ -r "$features" ] || return 0
+	for f in ENERGY_SD_FLAG ENERGY_SD_SEARCH ENERGY_MARGIN ENERGY_SD_ANY_CPU; do
+		! grep -qw "NO_$f" "$features" || echo "$f" >"$features"
+	done
+	case $1 in
+	2?) echo "NO_$(variant_feature "$1")" >"$features" ;;
+	esac
+}
+
 # set_policy P: the placement policy and the wake-up path it runs with.
 set_policy() {
+	set_features "$1"
 	case $1 in
 	b) echo 0 >"$sysctl" && echo 1 >"$wake416" ;;
+	2m | 2r | 2w | 2g) echo 2 >"$sysctl" && { [ ! -w "$wake416" ] || echo 0 >"$wake416"; } ;;
 	*) echo "$1" >"$sysctl" && { [ ! -w "$wake416" ] || echo 0 >"$wake416"; } ;;
 	esac
 }

@@ -31,6 +31,8 @@ expect_fail "lab/bench refuses a task count that is not a number" "task counts (
 	"$LAB_TOP/lab/bench" -N '10 x' -o "$tmp/bad"
 expect_fail "lab/bench refuses an unknown platform" "no platform 'nosuch'" \
 	"$LAB_TOP/lab/bench" -p nosuch -o "$tmp/bad"
+expect_fail "lab/bench refuses a variant of the series it does not know" "unknown variant '2x'" \
+	"$LAB_TOP/lab/bench" -V '2m 2x' -o "$tmp/bad"
 expect_fail "lab/bench refuses an operand rather than starting a full run" "unexpected argument 'juno-r0'" \
 	"$LAB_TOP/lab/bench" juno-r0
 check "lab/bench -n prints one QEMU command line per boot and boots nothing" \

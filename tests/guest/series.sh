@@ -57,6 +57,10 @@ if guest sysctl "$DATA/sysctl-policy.sh"; then
 	n=$(grep -c '^refused-bad' "$out" || true)
 	check "kernel.sched_energy_policy refuses 6 bad writes, value unchanged ($n refused)" [ "$n" -eq 6 ]
 	grep -E '^(accepted|changed)-bad' "$out" | sed 's/^/    /' || true
+	for f in ENERGY_SD_FLAG ENERGY_SD_SEARCH ENERGY_MARGIN ENERGY_SD_ANY_CPU; do
+		check "scheduler feature $f on by default, turns off and on" \
+			grep -qx "feature $f default 1 off 1 on 1" "$out"
+	done
 fi
 
 if guest trace -e sched:sched_energy_wakeup,sched:sched_overutilized_sd \

@@ -190,6 +190,22 @@ class Paired(unittest.TestCase):
         self.assertEqual(rows[0][18:], ["-5.0", "0.0"])
 
 
+class Variants(unittest.TestCase):
+    def test_each_variant_against_series_and_612(self):
+        # rep 1: 6.12 100, series 90, 2m 99 (+10% vs series, -1% vs
+        # 6.12); rep 2: 100, 100, 100 (0, 0): mean +5.0 +-10.0, -0.5
+        # +-1.0.  The variants not run get a row of dashes.
+        energy = []
+        for rep, (eas, series, m) in enumerate([(100, 90, 99), (100, 100, 100)], 1):
+            energy += [eline(20, 1, rep, eas * 10000), eline(20, 2, rep, series * 10000),
+                       eline(20, "2m", rep, m * 10000), eline(20, 0, rep, 1)]
+        text = B.variants_section("juno-r0", energy, ["2m", "2r"])
+        self.assertIn("| 20 | series | 0.9500 | 7.44% |  | -5.0% +-10.0 |\n", text)
+        self.assertIn("| 20 | no margin (NO_ENERGY_MARGIN) | 0.9950 | 0.71% | +5.0% +-10.0 | -0.5% +-1.0 |\n", text)
+        self.assertIn("| 20 | root domain's tipping point (NO_ENERGY_SD_FLAG) | - | - | - | - |\n", text)
+        self.assertNotIn("6.12's search", text, "only the variants asked for")
+
+
 def row(n, e0, e1, e2, opt, pair=("-", "-")):
     """An etab row: N, per policy mean, RSD, runs, window, big share."""
     cells = [str(n)]

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # Guest side of tests/guest/series.sh: kernel.sched_energy_policy takes
-# 0, 1 and 2 and refuses anything else with an error, the value unchanged.
+# 0, 1 and 2 and refuses anything else with an error, the value unchanged;
+# the series' scheduler features are on by default and toggle.
 set -u
 f=/proc/sys/kernel/sched_energy_policy
 echo "default $(cat "$f")"
@@ -22,4 +23,13 @@ for v in 3 -1 abc '' 2x "$long"; do
 	else
 		echo "refused-bad ${v%"${v#???????}"}"
 	fi
+done
+
+feat=/sys/kernel/debug/sched/features
+for f in ENERGY_SD_FLAG ENERGY_SD_SEARCH ENERGY_MARGIN ENERGY_SD_ANY_CPU; do
+	on=0 off=0 back=0
+	grep -qw "$f" "$feat" && on=1
+	echo "NO_$f" >"$feat" && grep -qw "NO_$f" "$feat" && off=1
+	echo "$f" >"$feat" && grep -qw "$f" "$feat" && back=1
+	echo "feature $f default $on off $off on $back"
 done
