@@ -20,6 +20,9 @@
 #   make scale    what one wake-up's CPU selection costs per policy, in guest
 #                 instructions, on platforms of growing CPU count (PLATFORMS,
 #                 KINDS, TASKS, HB_GROUPS, REPS: see lab/scale --help)
+#   make threshold  periodic tasks at each smaller CPU class's fit threshold,
+#                 energy per policy, runs in two modes (PLATFORMS, PCTS, COUNTS,
+#                 PERIODS, DURATION, REPS: see lab/threshold --help)
 #   make debug-kernel  only build that kernel, in build/obj/debug
 
 PLATFORM   ?= juno-r0
@@ -38,7 +41,7 @@ HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2
 GUEST_INPUTS := lab/guest/build-initramfs.sh lab/guest/packages.list \
 	lab/guest/init lab/guest/trace-events $(wildcard lab/guest/bin/*)
 
-.PHONY: all run check bench rfc behaviour scale stress deps kernel debug-kernel initramfs tools clean help
+.PHONY: all run check bench rfc behaviour scale threshold stress deps kernel debug-kernel initramfs tools clean help
 
 all: kernel initramfs tools
 
@@ -99,6 +102,10 @@ rfc: kernel initramfs tools
 # The knobs become lab/scale's options when set.
 scale: kernel initramfs tools
 	@lab/scale $(if $(PLATFORMS),-p "$(PLATFORMS)") $(if $(KINDS),-w "$(KINDS)") $(if $(TASKS),-t "$(TASKS)") $(if $(HB_GROUPS),-g "$(HB_GROUPS)") $(if $(REPS),-r "$(REPS)")
+
+# The knobs become lab/threshold's options when set.
+threshold: kernel initramfs tools
+	@lab/threshold $(if $(PLATFORMS),-p "$(PLATFORMS)") $(if $(PCTS),-u "$(PCTS)") $(if $(COUNTS),-c "$(COUNTS)") $(if $(PERIODS),-P "$(PERIODS)") $(if $(DURATION),-d "$(DURATION)") $(if $(REPS),-r "$(REPS)")
 
 behaviour: kernel initramfs tools
 	@lab/behaviour/run.sh $(if $(REPS),-r "$(REPS)") $(PLATFORMS)

@@ -217,14 +217,15 @@ class Priced:
         self.mincost = min(costs) if costs else 0.0
 
 
-def optimum(emcost, plat, platfile, n, board):
-    """emcost's optimum for N tasks as "N POWER_UW DOMAIN@MHz,...", or
-    "N - " when it failed or did not end (a search that does not end is
+def optimum(emcost, plat, platfile, n, board, util=TASK_UTIL, period_us=PERIOD_US):
+    """emcost's optimum for N tasks of UTIL waking every PERIOD_US (the
+    energy test's by default) as "N POWER_UW DOMAIN@MHz,...", or "N - "
+    when it failed or did not end (a search that does not end is
     reported, not waited for)."""
     if board:
-        args = ["-B", "-p", str(PERIOD_US), "optimum", platfile, f"{TASK_UTIL}x{n}"]
+        args = ["-B", "-p", str(period_us), "optimum", platfile, f"{util}x{n}"]
     else:
-        args = ["optimum", "-m", str(MARGIN_PCT), platfile, f"{TASK_UTIL}x{n}"]
+        args = ["optimum", "-m", str(MARGIN_PCT), platfile, f"{util}x{n}"]
     tmo = os.environ.get("EMCOST_TIMEOUT") or "300"
     try:
         timeout = float(tmo)

@@ -32,7 +32,6 @@ the mean in CPUs fitted per policy (least squares, linear and log-log).
 Usage: wakeup_cost.py DIR
 """
 
-import argparse
 import math
 import os
 import re
@@ -44,7 +43,7 @@ if not __package__:  # run as a script (see labpath.py)
 
     labpath.use_lab_path()
 
-from analysis import stats  # noqa: E402
+from analysis import cli, stats  # noqa: E402
 
 POLICIES = {0: "none", 1: "6.12", 2: "series"}
 ENTRY = "select_task_rq_fair"
@@ -436,15 +435,9 @@ def report(d):
     return "\n".join(lines)
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        self.print_usage(sys.stderr)
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
 def main(argv=None):
     prog = "wakeup_cost.py"
-    ap = _Parser(prog=prog, description="The report of lab/scale: what one wake-up's CPU "
+    ap = cli.Parser(prog=prog, description="The report of lab/scale: what one wake-up's CPU "
                  "selection costs per placement policy and platform, in guest instructions. "
                  "Writes DIR/report.md and prints it.")
     ap.add_argument("dir", metavar="DIR", help="a results directory of lab/scale")
@@ -456,11 +449,7 @@ def main(argv=None):
         return 1
     with open(os.path.join(args.dir, "report.md"), "w", encoding="utf-8") as f:
         f.write(text)
-    try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    cli.print_report(text)
     return 0
 
 

@@ -27,9 +27,12 @@
 #
 # energy: for each task count N, N periodic rt-app tasks (16 ms period,
 # 800 us of work at speed 1024, i.e. util 51.2 of 1024) for DURATION
-# seconds, energy from the lab's meter.  One line per run:
+# seconds, energy from the lab's meter.  A size N:RUN:PERIOD runs N tasks
+# of RUN us of work at speed 1024 every PERIOD us instead (lab/threshold's
+# tasks at a CPU class's fit threshold).  One line per run:
 #   bench-energy n N policy P rep R window_us W total_uj E domains_uj D cpus C
 #     su S clusters_uj K cluster_on_ms O cluster_busy_ms A opp_ms F
+#     run_us U period_us T
 # W is the metered window (rt-app's start to its exit), E the meter's total
 # over it, D the sum of its frequency-domain channels (the same energy read
 # channel by channel: a consistency check), C "cpuK:uJ,..." (where the
@@ -42,7 +45,8 @@
 # the time any of its CPUs was busy ("-" without lab_emu/idle): their
 # shares of the interval between the two lab_emu/idle snapshots, in ms of
 # the window W.  Clusters are named after their first CPU, as the meter's
-# channels are.
+# channels are; F "policyK:KHZ=MS/KHZ=MS,...", the time at each OPP.  U and
+# T the task's work and period.
 #
 # hackbench: hackbench --pipe --threads -g G -l LOOPS for each group count
 # G.  One line per run: "bench-hackbench g G policy P rep R time_s T su S",
@@ -52,11 +56,12 @@
 # (default), cpu (no cluster-scope state: a cluster never powers down)
 # or wfi (WFI only), through cpuidle's per-state disable.
 #
-# Usage (guest): bench.sh energy NS DURATION ITER [POLICIES [SCHEDUTIL [IDLE]]]
+# Usage (guest): bench.sh energy SIZES DURATION ITER [POLICIES [SCHEDUTIL [IDLE]]]
 #                bench.sh hackbench GROUPS LOOPS ITER [POLICIES [SCHEDUTIL [IDLE]]]
-#   NS, GROUPS, POLICIES: comma separated (POLICIES default 0,1,2)
+#   SIZES (N or N:RUN:PERIOD), GROUPS, POLICIES: comma separated (POLICIES
+#   default 0,1,2)
 set -eu
-usage="usage: bench.sh energy NS DURATION ITER [POLICIES [SCHEDUTIL [IDLE]]] | hackbench GROUPS LOOPS ITER [POLICIES [SCHEDUTIL [IDLE]]]"
+usage="usage: bench.sh energy SIZES DURATION ITER [POLICIES [SCHEDUTIL [IDLE]]] | hackbench GROUPS LOOPS ITER [POLICIES [SCHEDUTIL [IDLE]]]"
 case $# in 4 | 5 | 6 | 7) ;; *) echo "$usage" >&2; exit 2 ;; esac
 mode=$1 sizes=$(echo "$2" | tr ',' ' ') arg=$3 iter=$4
 policies=$(echo "${5:-0,1,2}" | tr ',' ' ')
@@ -209,13 +214,16 @@ now_us() {
 	echo $((ns_now / 1000))
 }
 
-# energy N POLICY REP (DURATION is arg)
+# energy SIZE POLICY REP (DURATION is arg)
 energy() {
-	n=$1 p=$2 r=$3
+	n=${1%%:*} p=$2 r=$3 run_us=800 period_us=16000
+	case $1 in
+	*:*:*) run_us=${1#*:} && period_us=${run_us#*:} && run_us=${run_us%%:*} ;;
+	esac
 	cat >/tmp/bench.json <<JSON
 {
-	"tasks": { "small": { "instance": $n, "loop": -1, "run": 800,
-		"timer": { "ref": "unique", "period": 16000 } } },
+	"tasks": { "small": { "instance": $n, "loop": -1, "run": $run_us,
+		"timer": { "ref": "unique", "period": $period_us } } },
 	"global": { "duration": $arg, "calibration": "CPU0",
 		"default_policy": "SCHED_OTHER",
 		"logdir": "$logdir", "log_basename": "bench" }
@@ -232,7 +240,7 @@ JSON
 	opp_snapshot /tmp/o1
 	idle_snapshot /tmp/i1
 	lab-energy >/tmp/e1
-	awk -v n="$n" -v p="$p" -v r="$r" -v w=$((t1 - t0)) -v su="$su" '
+	awk -v n="$n" -v p="$p" -v r="$r" -v w=$((t1 - t0)) -v su="$su" -v run="$run_us" -v per="$period_us" '
 		FILENAME ~ /scope$/ { scope[$1, $2] = 1; next }
 		FILENAME ~ /i0$/ { for (k = 4; k <= NF; k++) i0[$2, k] = $k; next }
 		FILENAME ~ /i1$/ {
@@ -270,8 +278,8 @@ JSON
 				}
 				if (c in seen_p) { opps = opps psep "policy" c ":" opp[c]; psep = "," }
 			}
-			printf "bench-energy n %d policy %s rep %d window_us %d total_uj %d domains_uj %d cpus %s su %s clusters_uj %s cluster_on_ms %s cluster_busy_ms %s opp_ms %s\n",
-				n, p, r, w, total, dom, cpus, su, cls == "" ? "-" : cls, ons == "" ? "-" : ons, bus == "" ? "-" : bus, opps == "" ? "-" : opps
+			printf "bench-energy n %d policy %s rep %d window_us %d total_uj %d domains_uj %d cpus %s su %s clusters_uj %s cluster_on_ms %s cluster_busy_ms %s opp_ms %s run_us %d period_us %d\n",
+				n, p, r, w, total, dom, cpus, su, cls == "" ? "-" : cls, ons == "" ? "-" : ons, bus == "" ? "-" : bus, opps == "" ? "-" : opps, run, per
 		}' /tmp/bench-cluster-scope /tmp/i0 /tmp/i1 /tmp/o0 /tmp/o1 /tmp/e0 /tmp/e1
 }
 
@@ -284,6 +292,16 @@ hackbench_run() {
 
 case $mode in
 energy)
+	for size in $sizes; do
+		case $size in
+		*[!0-9:]* | :* | *: | *::* | *:*:*:*) ;;
+		*:*:*) continue ;;
+		*:*) ;;
+		*) continue ;;
+		esac
+		echo "energy: size '$size' is not N or N:RUN:PERIOD" >&2
+		exit 2
+	done
 	[ -n "$(lab-energy)" ] || { echo "no energy meter (lab_energy hwmon)" >&2; exit 1; }
 	run=energy
 	;;

@@ -38,6 +38,7 @@ lab/run -
 lab/bench juno-r0
 lab/rfc juno-r0
 lab/scale juno-r0
+lab/threshold juno-r0
 lab/stress juno-r0
 lab/behaviour/run.sh -
 lab/kernel/check-series.sh patches
@@ -46,6 +47,7 @@ build/tools/platgen -
 build/tools/emcost -
 lab/publish -
 lab/analysis/wakeup_cost.py -
+lab/analysis/threshold.py -
 EOF
 
 # Dry runs: a QEMU command line per boot, with the instruction clock and
@@ -62,6 +64,7 @@ done <<EOF
 4 lab/bench -n
 4 lab/rfc -n
 3 lab/scale -n
+3 lab/threshold -n
 5 lab/stress -n
 3 lab/behaviour/run.sh -n
 EOF
