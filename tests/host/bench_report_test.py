@@ -11,8 +11,9 @@ plot data) for the juno-r0 half of a real run (bench-report/juno, from
 results/bench-20261204-142742, its config's platforms cut to juno-r0 and
 its consoles to their "Linux version" line) and for the synthetic runs
 tests/host/rfc-report.sh builds from tests/host/data/rfc-sample (old
-lines: the Energy Model's meter; new ones: the board's, with policy b).
-The other tests check the tables, the paired comparison, the targets and
+lines: the Energy Model's meter; new ones: the board's, with policy b),
+and since the port one line more, the hackbench comparison paired per
+repetition (expected/juno's report.md).  The other tests check the tables, the paired comparison, the targets and
 verdict.json on inputs small enough to check by hand."""
 
 import io
@@ -251,6 +252,15 @@ class Targets(unittest.TestCase):
                                  "above at G=1: +1.5% G=2: +25.0%\n")
         _, target = B.hackbench_section("juno-r0", [])
         self.assertIn("**missed**; above at no hackbench run", target)
+
+    def test_hackbench_paired_per_repetition(self):
+        # Series 2% and 4% slower than none in its two repetitions: +3.0 +-2.0.
+        lines = [f"bench-hackbench g 1 policy {p} rep {r} time_s {t}"
+                 for p, r, t in ((0, 1, 1.0), (2, 1, 1.02), (0, 2, 2.0), (2, 2, 2.08), (1, 1, 1.0))]
+        text, _ = B.hackbench_section("juno-r0", lines)
+        self.assertIn("+- two standard errors: G=1 +3.0% +-2.0.\n", text)
+        text, _ = B.hackbench_section("juno-r0", lines[:2])
+        self.assertNotIn("paired per repetition", text, "one repetition has no error bar")
 
 
 class Verdict(unittest.TestCase):
