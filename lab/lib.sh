@@ -197,6 +197,20 @@ verdict_json() {
 		   failed: ([$c[] | select(.ok | not)] | length), cases: $c}' "$1"
 }
 
+# The series taken apart: each variant is policy 2 with one of its
+# scheduler features off (lab/experiments/bench.sh sets them).
+SERIES_VARIANTS='2m 2r 2w 2g'
+
+# check_variants LIST: die on a variant of -V that is not one of them.
+check_variants() {
+	for v in $1; do
+		case " $SERIES_VARIANTS " in
+		*" $v "*) ;;
+		*) die "-V: unknown variant '$v' ($(echo "$SERIES_VARIANTS" | sed 's/ /, /g'))" ;;
+		esac
+	done
+}
+
 # mark_latest DIR: results/latest points at DIR, the newest result.
 mark_latest() {
 	case $1 in

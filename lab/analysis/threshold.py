@@ -41,7 +41,7 @@ if not __package__:  # run as a script (see labpath.py)
 
 from analysis import bench, cli, platform, stats  # noqa: E402
 
-NAMES = {"0": "none", "1": "6.12", "2": "series", "2m": "2m", "2r": "2r", "2w": "2w", "2g": "2g"}
+NAMES = {"0": "none", "1": "6.12", "2": "series"}
 SPLIT_PCT = 5.0
 
 

@@ -91,9 +91,12 @@ for p in $policies; do
 	case $p in
 	0 | 1 | 2) ;;
 	b) [ -w "$wake416" ] || { echo "policy b needs $wake416: not the lab's kernel" >&2; exit 1; } ;;
-	2m | 2r | 2w | 2g)
-		grep -qw "$(variant_feature "$p")" "$features" 2>/dev/null ||
-			{ echo "policy $p needs $(variant_feature "$p") in $features: not the series' kernel" >&2; exit 1; } ;;
+	2?)
+		f=$(variant_feature "$p")
+		[ -n "$f" ] || { echo "unknown policy '$p' (0, 1, 2, 2m, 2r, 2w, 2g or b)" >&2; exit 2; }
+		# Present on or off: the file says NO_F for an off one.
+		tr ' ' '\n' <"$features" 2>/dev/null | grep -qx -e "$f" -e "NO_$f" ||
+			{ echo "policy $p needs $f in $features: not the series' kernel" >&2; exit 1; } ;;
 	*) echo "unknown policy '$p' (0, 1, 2, 2m, 2r, 2w, 2g or b)" >&2; exit 2 ;;
 	esac
 done
@@ -146,7 +149,7 @@ set_policy() {
 	set_features "$1"
 	case $1 in
 	b) echo 0 >"$sysctl" && echo 1 >"$wake416" ;;
-	2m | 2r | 2w | 2g) echo 2 >"$sysctl" && { [ ! -w "$wake416" ] || echo 0 >"$wake416"; } ;;
+	2?) echo 2 >"$sysctl" && { [ ! -w "$wake416" ] || echo 0 >"$wake416"; } ;;
 	*) echo "$1" >"$sysctl" && { [ ! -w "$wake416" ] || echo 0 >"$wake416"; } ;;
 	esac
 }
