@@ -4,7 +4,7 @@
 # 84% of each class's capacity, one task, 2 s runs, 2 repetitions; checks
 # that every scenario ran under every policy with the tasks it asked for and
 # that the report states its verdicts.  Not the verdicts themselves: those
-# are the full run's (docs/benchmarks.md).
+# are the full run's (docs/threshold.md).
 set -eu
 LAB_TOP=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
 # shellcheck source=tests/lib.sh
