@@ -189,7 +189,10 @@ def platform_section(plat, scens, policies, emcost, verdicts, rows):
         row = {"platform": plat, "class": s.cls, "capacity": s.cap, "pct": s.pct,
                "util": round(s.util, 1), "tasks": s.tasks, "period_us": s.period_us,
                "optimum_j": opt, "optimum_opps": opps, "policies": {}}
-        cells = [scenario_label(s)]
+        label = scenario_label(s)
+        flat = label.replace(" | ", ", ")
+        cells = [label]
+        pairs, splits_of = {}, {}
         for p in policies:
             js = list(s.runs.get(p, {}).values())
             if not js:
@@ -197,10 +200,10 @@ def platform_section(plat, scens, policies, emcost, verdicts, rows):
                 continue
             m = stats.mean(js)
             cells.append("%.3f (%.1f%%)" % (m, stats.rsd_pct(js) or 0.0))
-            sp = split(js)
+            sp = splits_of[p] = split(js)
             if sp:
                 splits.append("- %s, %s: %s runs in two modes, gap %.1f%% of the median: %s | %s\n"
-                              % (plat, scenario_label(s).replace(" | ", ", "), NAMES.get(p, p), sp[0],
+                              % (plat, flat, NAMES.get(p, p), sp[0],
                                  " ".join("%.3f" % x for x in sp[1]), " ".join("%.3f" % x for x in sp[2])))
             row["policies"][NAMES.get(p, p)] = {
                 "runs_j": [s.runs[p][r] for r in sorted(s.runs[p])], "mean_j": m,
@@ -208,7 +211,7 @@ def platform_section(plat, scens, policies, emcost, verdicts, rows):
                 "above_class_pct": stats.mean(s.above[p]) if s.above.get(p) else None}
         comps = [(p, "0") for p in eas] + [("2", "1")] + [(v, "2") for v in variants]
         for a, b in comps:
-            pr = pair(s, a, b)
+            pr = pairs[(a, b)] = pair(s, a, b)
             cells.append(cell(pr))
             row[f"{NAMES.get(a, a)}_vs_{NAMES.get(b, b)}"] = (
                 None if pr is None else {"mean_pct": pr.mean, "two_se": pr.two_se, "n": pr.n})
@@ -219,10 +222,8 @@ def platform_section(plat, scens, policies, emcost, verdicts, rows):
         out.append("| " + " | ".join(cells) + " |\n")
         rows.append(row)
         for target, a, b in (("series <= none", "2", "0"), ("series <= 6.12", "2", "1")):
-            pr = pair(s, a, b)
-            verdicts.setdefault(target, []).append((plat, scenario_label(s).replace(" | ", ", "), pr))
-        verdicts.setdefault("series runs do not split", []).append(
-            (plat, scenario_label(s).replace(" | ", ", "), split(list(ser.values())) if ser else None))
+            verdicts.setdefault(target, []).append((plat, flat, pairs[(a, b)]))
+        verdicts.setdefault("series runs do not split", []).append((plat, flat, splits_of.get("2")))
     out.append("\n")
     if splits:
         out.append("Runs in two modes (J, sorted, the two groups):\n\n" + "".join(splits) + "\n")
