@@ -5,11 +5,13 @@
 # Busy loops on every CPU of $1 (comma separated) for $2 ms make those
 # CPUs overutilized; then the loops sleep (stopped) for $3 ms while a
 # light load runs on CPU $4 alone (a few hundred shell steps every 20 ms;
-# "-": no load at all), $5 times.  Trace markers "spike-end R" and
-# "run-end R" frame each interval; the flags' changes are in the trace
-# (sched:sched_overutilized_sd).
+# "-": no load at all), $5 times; then $6 times more (default 0) with no
+# load at all.  Trace markers "spike-end R" and "run-end R" frame each
+# interval, R counting on through both phases; the flags' changes are in
+# the trace (sched:sched_overutilized_sd).
 set -eu
 cpus=$(echo "$1" | tr ',' ' ') spike_ms=$2 run_ms=$3 light_cpu=$4 reps=$5
+idle_reps=${6:-0}
 marker=/sys/kernel/tracing/trace_marker
 [ -w "$marker" ] || marker=/sys/kernel/debug/tracing/trace_marker
 secs() { echo "$1" | awk '{ printf "%.3f", $1 / 1000 }'; }
@@ -26,19 +28,25 @@ fi
 sleep 0.2
 
 r=1
-while [ $r -le "$reps" ]; do
+while [ $r -le $((reps + idle_reps)) ]; do
+	if [ $r -eq $((reps + 1)) ] && [ -n "$light" ]; then
+		kill "$light"
+		wait "$light" 2>/dev/null || true
+		light=
+	fi
 	spikes=
 	for c in $cpus; do
 		taskset -c "$c" sh -c 'while :; do :; done' &
 		spikes="$spikes $!"
 	done
 	sleep "$(secs "$spike_ms")"
-	# Stopped, not killed: a task that exits takes its utilization
+	# The marker first: the flags are up while the loops run.  Then
+	# stopped, not killed: a task that exits takes its utilization
 	# with it, one that sleeps leaves it on its CPU to decay, as after
 	# a real spike.
+	echo "spike-end $r" >"$marker"
 	# shellcheck disable=SC2086 # one pid per word
 	kill -STOP $spikes
-	echo "spike-end $r" >"$marker"
 	sleep "$(secs "$run_ms")"
 	echo "run-end $r" >"$marker"
 	# shellcheck disable=SC2086
