@@ -47,11 +47,13 @@ HB_TARGET_PCT = 1
 OPT_TARGET = 1.05
 POLICIES = ("0", "1", "2")
 # The series taken apart (lab/bench -V): policy 2 with one of its parts
-# switched to 6.12's through its scheduler features.
+# switched through its scheduler features (to 6.12's, or to the other
+# tipping rule).
 VARIANTS = {"2m": "no margin (NO_ENERGY_MARGIN)",
             "2r": "root domain's tipping point (NO_ENERGY_SD_FLAG)",
             "2w": "6.12's search in the chosen domain (NO_ENERGY_SD_SEARCH)",
-            "2g": "upper domains tipped by a group, not a CPU (NO_ENERGY_SD_ANY_CPU)"}
+            "2g": "upper domains tipped by a group, not a CPU (NO_ENERGY_SD_ANY_CPU)",
+            "2a": "upper domains tipped by any one CPU, the RFC's rule (ENERGY_SD_ANY_CPU)"}
 # Files are read and written as bytes decoded this way, so that whatever
 # a log or notes.md holds reaches the report unchanged.
 ENCODING, ERRORS = "utf-8", "surrogateescape"

@@ -18,6 +18,8 @@
 #   -o OUTDIR    results (default results/behaviour-<date>-<time>): table.md,
 #                verdicts (tab-separated), verdict.json, each platform's traces
 #   -T TIMEOUT   boot timeout per platform, seconds (default 900)
+#   -k IMAGE     kernel Image to boot (default: the lab's build), to A/B a
+#                change against the same tests
 #   -A           analyse OUTDIR's guest results again, without booting
 #   -n           dry run: print each boot's QEMU command line, boot nothing
 #   -h, --help   this help
@@ -31,7 +33,7 @@ LAB_TOP=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
 . "$LAB_TOP/lab/lib.sh"
 B=$LAB_TOP/lab/behaviour
 
-reps=6 outdir='' timeout=900 analyse_only=0 only=''
+reps=6 outdir='' timeout=900 analyse_only=0 only='' image=''
 # LISA's test_slack(negative_slack_allowed_pct=15).
 LATE_PCT_MAX=15
 # A never-sleeping task on a little CPU must reach a big one within this.
@@ -51,12 +53,13 @@ OU_CLEAR_BOUND_MS=1000
 
 dry=0
 want_help "$@"
-while getopts r:t:o:T:Anh opt; do
+while getopts r:t:o:T:k:Anh opt; do
 	case $opt in
 	r) reps=$OPTARG ;;
 	t) only=$OPTARG ;;
 	o) outdir=$OPTARG ;;
 	T) timeout=$OPTARG ;;
+	k) image=$OPTARG ;;
 	A) analyse_only=1 ;;
 	n) dry=1 ;;
 	h) usage_ok ;;
@@ -66,13 +69,14 @@ done
 shift $((OPTIND - 1))
 case $reps in '' | *[!0-9]* | 0*) die "-r wants a positive number of runs, got '$reps'" ;; esac
 case $timeout in '' | *[!0-9]* | 0*) die "-T wants whole seconds > 0, got '$timeout'" ;; esac
+[ -z "$image" ] || [ -r "$image" ] || die "-k $image: no kernel Image there"
 [ $# -gt 0 ] || set -- juno-r0 hikey960 gs101
 for p in "$@"; do platform_file "$p" >/dev/null; done
 if [ "$dry" = 1 ]; then
 	[ -n "$outdir" ] || outdir=results/behaviour-DATE-TIME
 	for plat in "$@"; do
 		echo "# $plat: every behaviour test x 3 policies x $reps runs, timeout ${timeout} s"
-		"$LAB_TOP/lab/run" -n -q -p "$plat" -T "$timeout" -o "$outdir/$plat/guest" \
+		"$LAB_TOP/lab/run" -n -q ${image:+-k "$image"} -p "$plat" -T "$timeout" -o "$outdir/$plat/guest" \
 			"$outdir/$plat/workloads/behaviour.sh"
 	done
 	exit 0
@@ -231,7 +235,7 @@ for plat in "$@"; do
 	. "$dir/workloads/platform.env"
 	bundle "$dir/workloads" "$dir/workloads/behaviour.sh"
 	log "boot $(progress "$k" $# "$start"): $plat, $(wc -l <"$dir/workloads/tests.list") tests x 3 policies x $reps runs"
-	if [ "$analyse_only" = 0 ] && ! run_child "$LAB_TOP/lab/run" -q -p "$platfile" -T "$timeout" -o "$dir/guest" "$dir/workloads/behaviour.sh" \
+	if [ "$analyse_only" = 0 ] && ! run_child "$LAB_TOP/lab/run" -q ${image:+-k "$image"} -p "$platfile" -T "$timeout" -o "$dir/guest" "$dir/workloads/behaviour.sh" \
 		"$reps" "${LITTLES%% *}" "$BIGS" "$MISFIT_REPS" >"$dir/lab-run.log" 2>&1; then
 		echo "FAIL $plat: the guest run failed (results in ${dir#"$LAB_TOP"/}/guest):"
 		tail -n 15 "$dir/lab-run.log" | sed 's/^/    /'

@@ -15,8 +15,9 @@
 # (NO_ENERGY_SD_FLAG); 2w, 6.12's search in the domain the per-domain flags
 # choose (NO_ENERGY_SD_SEARCH); 2g, a domain above the lowest level
 # overutilized only by a group beyond the margin as a whole or a misfit
-# task, not by any one CPU (NO_ENERGY_SD_ANY_CPU).  Every other policy
-# restores the four features.  SCHEDUTIL, for the whole boot: the utilization
+# task, not by any one CPU (NO_ENERGY_SD_ANY_CPU); 2a, by any one CPU, the
+# RFC's rule (ENERGY_SD_ANY_CPU).  Every other policy restores the four
+# features as the kernel booted with them.  SCHEDUTIL, for the whole boot: the utilization
 # signals the kernel runs on, 6.12 (default: 6.12's), 4.16 (the RFC's:
 # kernel.lab_util_416 1, every CFS reader of utilization, schedutil, the
 # energy estimates and the fit and over-utilization tests, sees util_avg
@@ -75,13 +76,15 @@ idle=/sys/kernel/debug/lab_emu/idle
 features=/sys/kernel/debug/sched/features
 logdir=/tmp/bench-rtapp
 
-# variant_feature P: the scheduler feature variant P of the series turns off.
-variant_feature() {
+# variant_setting P: what variant P of the series writes to the features
+# file (NO_F turns feature F off).
+variant_setting() {
 	case $1 in
-	2m) echo ENERGY_MARGIN ;;
-	2r) echo ENERGY_SD_FLAG ;;
-	2w) echo ENERGY_SD_SEARCH ;;
-	2g) echo ENERGY_SD_ANY_CPU ;;
+	2m) echo NO_ENERGY_MARGIN ;;
+	2r) echo NO_ENERGY_SD_FLAG ;;
+	2w) echo NO_ENERGY_SD_SEARCH ;;
+	2g) echo NO_ENERGY_SD_ANY_CPU ;;
+	2a) echo ENERGY_SD_ANY_CPU ;;
 	esac
 }
 
@@ -92,12 +95,13 @@ for p in $policies; do
 	0 | 1 | 2) ;;
 	b) [ -w "$wake416" ] || { echo "policy b needs $wake416: not the lab's kernel" >&2; exit 1; } ;;
 	2?)
-		f=$(variant_feature "$p")
-		[ -n "$f" ] || { echo "unknown policy '$p' (0, 1, 2, 2m, 2r, 2w, 2g or b)" >&2; exit 2; }
+		f=$(variant_setting "$p")
+		f=${f#NO_}
+		[ -n "$f" ] || { echo "unknown policy '$p' (0, 1, 2, 2m, 2r, 2w, 2g, 2a or b)" >&2; exit 2; }
 		# Present on or off: the file says NO_F for an off one.
 		tr ' ' '\n' <"$features" 2>/dev/null | grep -qx -e "$f" -e "NO_$f" ||
 			{ echo "policy $p needs $f in $features: not the series' kernel" >&2; exit 1; } ;;
-	*) echo "unknown policy '$p' (0, 1, 2, 2m, 2r, 2w, 2g or b)" >&2; exit 2 ;;
+	*) echo "unknown policy '$p' (0, 1, 2, 2m, 2r, 2w, 2g, 2a or b)" >&2; exit 2 ;;
 	esac
 done
 case $su in
@@ -132,15 +136,23 @@ if [ "$suv" = 1 ]; then
 	done
 fi
 
-# set_features P: the series' parts as policy P takes them, all on but
-# for a variant's one (a kernel without the features has only 0, 1, 2, b).
+# The series' features as the kernel booted with them ("F" or "NO_F"
+# each; empty on a kernel without them, which has only 0, 1, 2 and b).
+boot_features=
+if [ -r "$features" ]; then
+	boot_features=$(tr ' ' '\n' <"$features" |
+		grep -x -e 'ENERGY_SD_FLAG' -e 'ENERGY_SD_SEARCH' -e 'ENERGY_MARGIN' -e 'ENERGY_SD_ANY_CPU' \
+			-e 'NO_ENERGY_SD_FLAG' -e 'NO_ENERGY_SD_SEARCH' -e 'NO_ENERGY_MARGIN' -e 'NO_ENERGY_SD_ANY_CPU' || true)
+fi
+
+# set_features P: the series' parts as policy P takes them, as booted but
+# for a variant's one.
 set_features() {
-	[ -r "$features" ] || return 0
-	for f in ENERGY_SD_FLAG ENERGY_SD_SEARCH ENERGY_MARGIN ENERGY_SD_ANY_CPU; do
-		! grep -qw "NO_$f" "$features" || echo "$f" >"$features"
+	for f in $boot_features; do
+		echo "$f" >"$features"
 	done
 	case $1 in
-	2?) echo "NO_$(variant_feature "$1")" >"$features" ;;
+	2?) variant_setting "$1" >"$features" ;;
 	esac
 }
 
