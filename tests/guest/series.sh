@@ -57,9 +57,11 @@ if guest sysctl "$DATA/sysctl-policy.sh"; then
 	n=$(grep -c '^refused-bad' "$out" || true)
 	check "kernel.sched_energy_policy refuses 6 bad writes, value unchanged ($n refused)" [ "$n" -eq 6 ]
 	grep -E '^(accepted|changed)-bad' "$out" | sed 's/^/    /' || true
-	for f in ENERGY_SD_FLAG ENERGY_SD_SEARCH ENERGY_MARGIN ENERGY_SD_ANY_CPU; do
-		check "scheduler feature $f on by default, turns off and on" \
-			grep -qx "feature $f default 1 off 1 on 1" "$out"
+	# Patch 12 tips upper domains by group by default.
+	for f in ENERGY_SD_FLAG:1 ENERGY_SD_SEARCH:1 ENERGY_MARGIN:1 ENERGY_SD_ANY_CPU:0; do
+		d=${f#*:} f=${f%:*}
+		check "scheduler feature $f $([ "$d" = 1 ] && echo on || echo off) by default, turns off and on" \
+			grep -qx "feature $f default $d off 1 on 1" "$out"
 	done
 fi
 

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Guest side of tests/guest/series.sh: kernel.sched_energy_policy takes
 # 0, 1 and 2 and refuses anything else with an error, the value unchanged;
-# the series' scheduler features are on by default and toggle.
+# the series' scheduler features have their defaults and toggle (each
+# left as it booted).
 set -u
 f=/proc/sys/kernel/sched_energy_policy
 echo "default $(cat "$f")"
@@ -31,5 +32,6 @@ for f in ENERGY_SD_FLAG ENERGY_SD_SEARCH ENERGY_MARGIN ENERGY_SD_ANY_CPU; do
 	grep -qw "$f" "$feat" && on=1
 	echo "NO_$f" >"$feat" && grep -qw "NO_$f" "$feat" && off=1
 	echo "$f" >"$feat" && grep -qw "$f" "$feat" && back=1
+	[ "$on" = 1 ] || echo "NO_$f" >"$feat"
 	echo "feature $f default $on off $off on $back"
 done
