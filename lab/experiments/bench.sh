@@ -17,14 +17,15 @@
 # overutilized only by a group beyond the margin as a whole or a misfit
 # task, not by any one CPU (NO_ENERGY_SD_ANY_CPU); 2a, by any one CPU, the
 # RFC's rule (ENERGY_SD_ANY_CPU).  Every other policy restores the four
-# features as the kernel booted with them.  SCHEDUTIL, for the whole boot: the utilization
-# signals the kernel runs on, 6.12 (default: 6.12's), 4.16 (the RFC's:
-# kernel.lab_util_416 1, every CFS reader of utilization, schedutil, the
-# energy estimates and the fit and over-utilization tests, sees util_avg
-# alone, no util_est, no runnable boost, as in 4.16) or 4.16su (schedutil
-# alone in 4.16's mode, kernel.lab_schedutil_416 1: what "4.16" meant
-# before kernel.lab_util_416 existed).  Both 4.16 modes also set 4.16's
-# 10 ms schedutil rate limit.
+# features as the kernel booted with them.  SCHEDUTIL, for the whole
+# boot: the utilization signals the kernel runs on, 6.12 (default:
+# 6.12's), 4.16 (the RFC's: kernel.lab_util_416 1, every CFS reader of
+# utilization, schedutil, the energy estimates and the fit and
+# over-utilization tests, sees util_avg alone, no util_est, no runnable
+# boost, as in 4.16) or 4.16su (schedutil alone in 4.16's mode,
+# kernel.lab_schedutil_416 1: what "4.16" meant before
+# kernel.lab_util_416 existed).  Both 4.16 modes also set 4.16's 10 ms
+# schedutil rate limit.
 #
 # energy: for each task count N, N periodic rt-app tasks (16 ms period,
 # 800 us of work at speed 1024, i.e. util 51.2 of 1024) for DURATION

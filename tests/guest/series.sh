@@ -86,9 +86,9 @@ fi
 # Measured (2026-12-05, lab/run -e sched:sched_overutilized_sd
 # overutilized-nohz.sh LITTLES 500 1000 BIG 20 20, Juno r0 and HiKey960,
 # from the spike's end to each flag's clearing):
-# - with a light load on a big CPU, whose tick kicks the nohz idle
-#   balance: littles' domain 0-31 and 0-51 ms, the whole system's 51-95
-#   and 51-92 ms (without patch 11: 55-88, 51-87, 52-95, 51-95 ms);
+# - with a light load on a big CPU, whose own balance covers the whole
+#   system's level: littles' domain 0-31 and 0-51 ms, the whole system's
+#   51-95 and 51-92 ms (without patch 11: 55-88, 51-87, 52-95, 51-95 ms);
 # - with no load at all: littles' 0-20 and 0-6 ms, the whole system's
 #   0-95 and 0-127 ms; without patch 11 the whole system's flag was still
 #   up 1 s later in 8 and 12 runs of 20, the littles' in 3 and 6.
