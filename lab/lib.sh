@@ -103,7 +103,37 @@ load_platform() {
 qemu_machine_args() {
 	_machine=virt
 	[ "$NR_CPUS" -le 8 ] || _machine=virt,gic-version=3
-	echo "-machine $_machine -cpu $QEMU_CPU -smp $NR_CPUS -m ${MEMORY_MB}M -display none"
+	echo "-machine $_machine -cpu $QEMU_CPU -smp $NR_CPUS -m ${MEMORY_MB}M -display none$(qemu_numa_args)"
+}
+
+# qemu_numa_args: the loaded platform's NUMA nodes (NR_NUMA_NODES,
+# NUMA_NODE_CPUS, NUMA_DISTANCES from platgen info), each with an equal
+# share of the RAM (a memory backend: QEMU 7.2's virt takes no
+# "-numa node,mem=") and its CPUs (one cpus= per range of the node's list,
+# QEMU's way of giving a node several), then the distance between every
+# two nodes, once: QEMU mirrors it.  From these QEMU writes the memory
+# nodes' numa-node-id and the /distance-map into its DTB; platgen gives
+# the cpu nodes theirs.  Nothing without numa-node lines.
+qemu_numa_args() {
+	[ "${NR_NUMA_NODES:-0}" -gt 0 ] || return 0
+	_mb=$((MEMORY_MB / NR_NUMA_NODES))
+	_i=0
+	for _cpus in $NUMA_NODE_CPUS; do
+		printf ' -object memory-backend-ram,id=ram-node%d,size=%dM' "$_i" "$_mb"
+		printf ' -numa node,nodeid=%d,cpus=%s,memdev=ram-node%d' "$_i" \
+			"$(echo "$_cpus" | sed 's/,/,cpus=/g')" "$_i"
+		_i=$((_i + 1))
+	done
+	_i=0
+	for _row in $NUMA_DISTANCES; do
+		_j=0
+		for _d in $(echo "$_row" | tr , ' '); do
+			[ "$_j" -le "$_i" ] ||
+				printf ' -numa dist,src=%d,dst=%d,val=%d' "$_i" "$_j" "$_d"
+			_j=$((_j + 1))
+		done
+		_i=$((_i + 1))
+	done
 }
 
 # series_patches DIR: the patches DIR/series names, in order.

@@ -33,11 +33,21 @@ class Cluster(NamedTuple):
     cpus: tuple
 
 
+class Node(NamedTuple):
+    """A NUMA node: its CPUs and its distance to each node, in node order."""
+
+    id: int
+    cpus: tuple
+    memory_mb: int
+    distance: tuple
+
+
 class Cpu(NamedTuple):
     id: int
     domain: str
     capacity: int
     cluster: int
+    node: int = 0  # the platform declares no NUMA node: the guest has one, 0
 
 
 class Opp(NamedTuple):
@@ -77,6 +87,7 @@ class Model(NamedTuple):
     clusters: list
     cpus: list
     domains: dict
+    nodes: list  # empty without numa-node lines
 
     @property
     def nr_cpus(self):
@@ -110,7 +121,7 @@ def platform_file(name):
 def _value(key, text):
     if text == "-":
         return None
-    if key == "cpus":
+    if key in ("cpus", "distance"):
         return tuple(int(c) for c in text.split(","))
     try:
         return int(text)
@@ -121,7 +132,7 @@ def _value(key, text):
 def parse_model(text, origin="platgen model"):
     """A Model from `platgen model` output."""
     header = None
-    clusters, cpus, domains = [], [], {}
+    clusters, nodes, cpus, domains = [], [], [], {}
     for lineno, line in enumerate(text.splitlines(), 1):
         words = line.split()
         if not words:
@@ -135,8 +146,10 @@ def parse_model(text, origin="platgen model"):
                 header = (ident, v)
             elif kind == "cluster":
                 clusters.append(Cluster(int(ident), v["cpus"]))
+            elif kind == "node":
+                nodes.append(Node(int(ident), v["cpus"], v["memory_mb"], v["distance"]))
             elif kind == "cpu":
-                cpus.append(Cpu(int(ident), v["domain"], v["capacity"], v["cluster"]))
+                cpus.append(Cpu(int(ident), v["domain"], v["capacity"], v["cluster"], v.get("node", 0)))
             elif kind == "domain":
                 domains[ident] = Domain(ident, v["index"], v["cpus"], v["capacity"], v["top_khz"],
                                         v["em"] == 1, [], [], v)
@@ -152,7 +165,7 @@ def parse_model(text, origin="platgen model"):
         raise PlatformError(f"{origin}: no platform line")
     if not cpus:
         raise PlatformError(f"{origin}: no CPU")
-    return Model(header[0], header[1], clusters, cpus, domains)
+    return Model(header[0], header[1], clusters, cpus, domains, nodes)
 
 
 def model(name, platgen=None):

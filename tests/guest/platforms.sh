@@ -4,7 +4,8 @@
 # guest) with what its description says (platgen facts): capacities, the
 # SD_ASYM_CPUCAPACITY level, cpufreq policies with schedutil, Energy Model
 # perf domains with the described power, the board model's cpuidle states,
-# and 6.12's EAS started.
+# the NUMA nodes (one, node 0, on a platform that declares none), and
+# 6.12's EAS started.
 set -eu
 LAB_TOP=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
 # shellcheck source=tests/lib.sh
@@ -50,6 +51,7 @@ for plat in "$PLATFORMS_DIR"/*.plat; do
 	compare "lowest SD_ASYM_CPUCAPACITY domain" '\.asym_level '
 	compare "cpufreq policies, governor, OPPs" '^policy'
 	compare "Energy Model perf domains and power" '^pd'
+	compare "NUMA nodes, their CPUs and distances" '^nodes |^node[0-9]+\.'
 	# Only platforms with a board power model describe idle states.
 	if grep -q '\.idle_states ' "$tmp/expected"; then
 		compare "cpuidle states, exit latencies, residencies" \

@@ -310,6 +310,18 @@ class TestPlatform(unittest.TestCase):
                     self.assertEqual(d.opps[-1].capacity, d.capacity, "top OPP at the CPU's capacity")
         juno = P.model(os.path.join(LAB_TOP, "lab/platforms/juno-r0.plat"))
         self.assertEqual([o.capacity for o in juno.domains["little"].opps], [236, 301, 367, 406, 446])
+        self.assertEqual((juno.nodes, {c.node for c in juno.cpus}), ([], {0}), "no numa-node line: one node, 0")
+
+    @need_platgen
+    def test_model_of_numa_nodes(self):
+        """numa-ring8's node records and each CPU's node."""
+        m = P.model("numa-ring8")
+        self.assertEqual(m.values["nr_nodes"], 4)
+        self.assertEqual(m.nodes[0], P.Node(0, (0, 1), 128, (10, 20, 30, 20)))
+        self.assertEqual([n.distance for n in m.nodes[1:]],
+                         [(20, 10, 20, 30), (30, 20, 10, 20), (20, 30, 20, 10)])
+        self.assertEqual([c.node for c in m.cpus], [0, 0, 1, 1, 2, 2, 3, 3])
+        self.assertEqual((m.littles(), m.bigs()), ([2, 3, 6, 7], [0, 1, 4, 5]))
 
     def test_errors(self):
         with self.assertRaisesRegex(P.PlatformError, "no platform 'nosuch' \\(known: .*gs101"):

@@ -80,7 +80,23 @@ juno-r0 virt
 gs101 virt
 hybrid16 virt,gic-version=3
 dynamiq256 virt,gic-version=3
+numa-ring8 virt
 EOF
+# NUMA nodes (numa-node lines): QEMU is given each node's share of the
+# RAM, its CPUs and the distances, which its DTB then carries; a platform
+# without them gets no -numa option.
+for plat in numa-ring8 juno-r0; do
+	rc=0
+	lab/run -n -p "$plat" -o "$tmp/dry" idle >"$tmp/out" 2>"$tmp/err" || rc=$?
+	words=$(tr ' ' '\n' <"$tmp/out")
+	mem=$(echo "$words" | grep -c '^memory-backend-ram,id=ram-node[0-9]*,size=128M$' || true)
+	nodes=$(echo "$words" | grep -c '^node,nodeid=[0-9]*,cpus=[0-9-]*,memdev=ram-node[0-9]*$' || true)
+	dist=$(echo "$words" | grep -c '^dist,src=[0-9]*,dst=[0-9]*,val=[0-9]*$' || true)
+	want='4 4 6'
+	[ "$plat" = numa-ring8 ] || want='0 0 0'
+	check "lab/run -n -p $plat: memory backends, -numa node and -numa dist options '$mem $nodes $dist' (want $want), status $rc" \
+		[ "$rc $mem $nodes $dist" = "0 $want" ]
+done
 # lab/bench -k: an A/B boots the Image given, and a missing one is refused
 # before anything boots.
 : >"$tmp/Image"

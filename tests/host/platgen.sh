@@ -4,7 +4,8 @@
 # numbers, every malformed file in tests/host/bad/, the edge platforms in
 # tests/host/good/, and the derived model ("platgen model") against the
 # facts and against values computed by hand.  The DT fragments are merged into the DTB QEMU itself
-# generates for the platform and compiled with dtc.
+# generates for the platform and compiled with dtc; on NUMA platforms the
+# merged DTB's nodes and distances are checked against the description.
 #
 # Usage: tests/host/platgen.sh [PLATGEN_BINARY]   (default build/tools/platgen)
 # Prints "ok - NAME" or "not ok - NAME: WHY" per case, then a summary line;
@@ -979,6 +980,122 @@ max_cpus() {
 		":17: cpus: CPU id 256 out of range 0..255 (at most 256 CPUs, the lab kernel's NR_CPUS)"
 }
 
+# numa_dtb NAME PLAT: the merged DTB check_dts left (QEMU's, dumped with
+# the platform's -numa options from lab/lib.sh, and the fragment) has each
+# cpu@N in CPU N's node, one memory node per NUMA node with its equal share
+# of the RAM, and the platform's distance matrix in /distance-map.
+numa_dtb() {
+	name=$1 plat=$2
+
+	if [ ! -s "$TMP/out.dtb" ]; then
+		ok "$name: NUMA nodes in the merged DTB # SKIP no merged DTB (qemu-system-aarch64 not found)"
+		return 0
+	fi
+	if ! command -v fdtget >/dev/null 2>&1; then
+		not_ok "$name: NUMA nodes in the merged DTB" "fdtget not found"
+		return 0
+	fi
+	why=
+	load_info "$plat"
+	"$PLATGEN" model "$plat" >"$TMP/model"
+	# "KIND ID" then "KEY VALUE" pairs: each cpu's node, each node's MiB.
+	want=$(awk '$1 == "cpu" { for (i = 3; i < NF; i += 2) if ($i == "node") print $(i + 1) }' "$TMP/model" | xargs)
+	got=
+	for c in $(seq 0 $((NR_CPUS - 1))); do
+		got="$got${got:+ }$(fdtget -t u "$TMP/out.dtb" "/cpus/cpu@$c" numa-node-id 2>/dev/null || echo -)"
+	done
+	[ "$got" = "$want" ] || why="cpu@N numa-node-id '$got', want '$want'"
+
+	want=$(awk '$1 == "node" { for (i = 3; i < NF; i += 2) if ($i == "memory_mb") print $2 ":" $(i + 1) }' "$TMP/model" | xargs)
+	got=$(for m in $(fdtget -l "$TMP/out.dtb" / | grep '^memory@'); do
+		echo "$(fdtget -t u "$TMP/out.dtb" "/$m" numa-node-id 2>/dev/null || echo -):$(fdtget -t u "$TMP/out.dtb" "/$m" reg |
+			awk '{ print ($3 * 4294967296 + $4) / 1048576 }')"
+	done | sort -n | xargs)
+	[ "$got" = "$want" ] || why="${why:+$why; }memory nodes (node:MiB) '$got', want '$want'"
+
+	want=$(echo "$NUMA_DISTANCES" | tr ' ' '\n' | awk -F, '{ for (j = 1; j <= NF; j++) print NR - 1, j - 1, $j }' | xargs)
+	got=$(fdtget -t u "$TMP/out.dtb" /distance-map distance-matrix 2>/dev/null | xargs)
+	[ "$got" = "$want" ] || why="${why:+$why; }distance-matrix '$got', want '$want'"
+	compat=$(fdtget "$TMP/out.dtb" /distance-map compatible 2>/dev/null || true)
+	[ "$compat" = numa-distance-map-v1 ] || why="${why:+$why; }distance-map compatible '$compat'"
+
+	if [ -z "$why" ]; then
+		ok "$name: merged DTB: every cpu@N and $NR_NUMA_NODES memory nodes carry their numa-node-id, /distance-map (numa-distance-map-v1) is the matrix"
+	else
+		not_ok "$name: NUMA nodes in the merged DTB" "$why"
+	fi
+}
+
+# The NUMA keys: facts, runner variables and QEMU arguments of a small
+# file with interleaved nodes and the default distances, and of numa-ring8.
+numa_cases() {
+	plat=$HERE/good/numa.plat
+	"$PLATGEN" facts "$plat" >"$TMP/facts"
+	check_facts good/numa "$TMP/facts" 6 "512 512 1024 512 512 512" \
+		"CLS NUMA CLS NUMA MC NUMA" "pd0:100:300 pd2:400:900"
+	grep -E '^nodes |^node[0-9]+\.' "$TMP/facts" >"$TMP/got" || true
+	cat >"$TMP/want" <<-'EOF'
+	node0.cpus 0 2 4
+	node0.distance 10 20
+	node1.cpus 1 3 5
+	node1.distance 20 10
+	nodes 2
+	EOF
+	same "good/numa: node facts (interleaved CPUs, default distances 10 and 20)" "$TMP/got"
+
+	"$PLATGEN" info "$plat" | grep -E '^(NR_)?NUMA_' >"$TMP/got"
+	cat >"$TMP/want" <<-'EOF'
+	NR_NUMA_NODES=2
+	NUMA_NODE_CPUS='0,2,4 1,3,5'
+	NUMA_DISTANCES='10,20 20,10'
+	EOF
+	same "good/numa: info's NUMA variables" "$TMP/got"
+
+	load_info "$plat"
+	# shellcheck disable=SC2034 source=/dev/null # LAB_TOP is for lib.sh
+	got=$(LAB_TOP=$TOP && . "$TOP/lab/lib.sh" && qemu_machine_args)
+	want="-machine virt -cpu cortex-a57 -smp 6 -m 256M -display none"
+	want="$want -object memory-backend-ram,id=ram-node0,size=128M -numa node,nodeid=0,cpus=0,cpus=2,cpus=4,memdev=ram-node0"
+	want="$want -object memory-backend-ram,id=ram-node1,size=128M -numa node,nodeid=1,cpus=1,cpus=3,cpus=5,memdev=ram-node1"
+	want="$want -numa dist,src=0,dst=1,val=20"
+	if [ "$got" = "$want" ]; then
+		ok "good/numa: lab/lib.sh's QEMU machine: a memory backend and node per NUMA node, a cpus= per CPU range, each distance once"
+	else
+		not_ok "good/numa: lab/lib.sh's QEMU machine" "got '$got', want '$want'"
+	fi
+
+	rm -f "$TMP/out.dtb"
+	check_dts good/numa "$plat" "512 512 1024 512 512 512"
+	numa_dtb good/numa "$plat"
+
+	"$PLATGEN" dts "$plat" | grep -c 'numa-node-id' >"$TMP/got" || true
+	"$PLATGEN" dts "$HERE/good/cls.plat" | grep -c 'numa-node-id' >>"$TMP/got" || true
+	printf '6\n0\n' >"$TMP/want"
+	same "dts: numa-node-id in each cpu node with numa-node lines (6), in none without (0)" "$TMP/got"
+	got=$("$PLATGEN" info "$HERE/good/cls.plat" | grep -E '^(NR_)?NUMA_' | xargs)
+	if [ "$got" = "NR_NUMA_NODES=0 NUMA_NODE_CPUS= NUMA_DISTANCES=" ]; then
+		ok "good/cls: info NR_NUMA_NODES=0, NUMA_NODE_CPUS and NUMA_DISTANCES empty"
+	else
+		not_ok "good/cls: info's NUMA variables" "got '$got'"
+	fi
+	got="$(fact "$TMP/facts" nodes)"
+	"$PLATGEN" facts "$HERE/good/cls.plat" >"$TMP/facts"
+	got="$got|$(fact "$TMP/facts" nodes)|$(fact "$TMP/facts" node0.cpus)|$(fact "$TMP/facts" node0.distance)"
+	if [ "$got" = "2|1|0 1 2 3 4 5|10" ]; then
+		ok "good/cls: without numa-node lines the facts say one node, 0, of every CPU, distance 10"
+	else
+		not_ok "good/cls: node facts" "got '$got', want '2|1|0 1 2 3 4 5|10'"
+	fi
+
+	# 17 nodes, one past the kernel's MAX_NUMNODES, refused at the 17th.
+	{
+		echo 'platform many'
+		for c in $(seq 0 16); do echo "numa-node $c"; done
+	} >"$TMP/nodes.plat"
+	bad_file "$TMP/nodes.plat" "NUMA node 17: beyond the maximum" \
+		":18: numa-node: more than 16 NUMA nodes (the lab kernel's MAX_NUMNODES)"
+}
+
 real_platform juno-r0 6 "446 1024 1024 446 446 446" "MC MC MC MC MC MC" \
 	"pd0:42361:119000 pd1:160367:583000" "578 1024 1024 578 578 578"
 real_platform hikey960 8 "462 462 462 462 1024 1024 1024 1024" \
@@ -1002,6 +1119,14 @@ real_platform dynamiq128 128 "$(rep 64 160) $(rep 32 498) $(rep 32 1024)" "$(rep
 real_platform dynamiq256 256 "$(rep 128 160) $(rep 64 498) $(rep 64 1024)" "$(rep 256 MC)" \
 	"pd0:6055:103597 pd128:29085:599556 pd248:81250:2030997" \
 	"$(rep 128 250) $(rep 64 620) $(rep 64 1024)"
+
+# Synthetic: Juno r0's A57 and A53 domains, twice, in a ring of 4 NUMA
+# nodes.  The lowest level with both capacities is NUMA (distance 20).
+rm -f "$TMP/out.dtb"
+real_platform numa-ring8 8 "1024 1024 446 446 1024 1024 446 446" "$(rep 8 NUMA)" \
+	"pd0:160367:583000 pd2:42361:119000 pd4:160367:583000 pd6:42361:119000" \
+	"1024 1024 578 578 1024 1024 578 578"
+numa_dtb numa-ring8 "$PLATFORMS/numa-ring8.plat"
 
 real_board juno-r0 \
 	"0=little/cpu-sleep-0,little/cluster-sleep-0 1=big/cpu-sleep-0,big/cluster-sleep-0" \
@@ -1050,6 +1175,7 @@ good_symmetric
 good_no_power
 good_cls
 good_board
+numa_cases
 misc_cases
 help_and_usage
 spdx

@@ -23,6 +23,48 @@ static void put_sh_quoted(FILE *out, const char *s)
 	fputc('\'', out);
 }
 
+/* A CPU set in Linux's and QEMU's list syntax: "0-1,4". */
+static void put_cpu_ranges(FILE *out, const struct pg_cpuset *s)
+{
+	const char *sep = "";
+	int cpu, last;
+
+	for (cpu = 0; cpu <= PG_MAX_CPU_ID; cpu++) {
+		if (!pg_cpuset_has(s, cpu))
+			continue;
+		for (last = cpu; last < PG_MAX_CPU_ID &&
+				 pg_cpuset_has(s, last + 1); last++)
+			;
+		fprintf(out, "%s%d", sep, cpu);
+		if (last > cpu)
+			fprintf(out, "-%d", last);
+		sep = ",";
+		cpu = last;
+	}
+}
+
+/*
+ * What lab/lib.sh needs for QEMU's -numa options: one word per node, its
+ * CPUs and its distances to every node.  Empty without numa-node lines.
+ */
+static void info_numa(const struct pg_platform *p, FILE *out)
+{
+	int i, j;
+
+	fprintf(out, "NR_NUMA_NODES=%d\n", p->nr_nodes);
+	fputs("NUMA_NODE_CPUS='", out);
+	for (i = 0; i < p->nr_nodes; i++) {
+		fputs(i ? " " : "", out);
+		put_cpu_ranges(out, &p->node[i].cpus);
+	}
+	fputs("'\nNUMA_DISTANCES='", out);
+	for (i = 0; i < p->nr_nodes; i++)
+		for (j = 0; j < p->nr_nodes; j++)
+			fprintf(out, "%s%u", j ? "," : i ? " " : "",
+				p->node[i].distance[j]);
+	fputs("'\n", out);
+}
+
 void pg_emit_info(const struct pg_platform *p, FILE *out)
 {
 	int i;
@@ -38,6 +80,7 @@ void pg_emit_info(const struct pg_platform *p, FILE *out)
 	for (i = 0; i < p->nr_domains; i++)
 		fprintf(out, "%s%s", i ? " " : "", p->domain[i].name);
 	fputs("'\n", out);
+	info_numa(p, out);
 }
 
 /* DT labels cannot contain '-'; names have no '_', so this is one-to-one. */
@@ -182,6 +225,13 @@ static void emit_cpu(const struct pg_platform *p, int cpu, FILE *out)
 	fprintf(out, "\t\t\tcompatible = \"arm,%s\";\n", d->core);
 	emit_reg(cpu, out);
 	fputs("\t\t\tenable-method = \"psci\";\n", out);
+	/*
+	 * QEMU's own cpu nodes carry it, and arm64 takes a CPU's node from
+	 * here (of_node_to_nid()); the memory nodes and the distance-map
+	 * are QEMU's, made from the same -numa options (lab/lib.sh).
+	 */
+	if (p->nr_nodes)
+		fprintf(out, "\t\t\tnuma-node-id = <%d>;\n", p->cpu_node[cpu]);
 	fprintf(out, "\t\t\tcapacity-dmips-mhz = <%u>;\n", d->dmips);
 	fprintf(out, "\t\t\tclocks = <&lab_clk_%s>;\n", label(d->name));
 	fprintf(out, "\t\t\toperating-points-v2 = <&lab_opp_%s>;\n",
@@ -254,10 +304,12 @@ void pg_emit_dts(const struct pg_platform *p, FILE *out)
 	fputs("};\n", out);
 }
 
-#define PG_FACT_MAX	(1 + 5 * PG_MAX_CPUS + 6 * PG_MAX_DOMAINS + 1)
+#define PG_FACT_MAX	(1 + 5 * PG_MAX_CPUS + 6 * PG_MAX_DOMAINS + 1 + \
+			 1 + 2 * PG_MAX_NODES)
 /*
- * The longest line: "policyN.cpus" with every CPU, up to 3 digits and a
- * blank each; "pdN.power" has PG_MAX_OPPS values of 8 digits.
+ * The longest line: "policyN.cpus" (or "node0.cpus") with every CPU, up
+ * to 3 digits and a blank each; "pdN.power" has PG_MAX_OPPS values of 8
+ * digits.
  */
 #define PG_FACT_LEN	(32 + 4 * PG_MAX_CPUS > 32 + 9 * PG_MAX_OPPS ? \
 			 32 + 4 * PG_MAX_CPUS : 32 + 9 * PG_MAX_OPPS)
@@ -288,12 +340,12 @@ static void fact_add(char *s, uint32_t v)
 	snprintf(s + len, PG_FACT_LEN - len, " %u", v);
 }
 
-static void fact_cpus(char *s, const struct pg_domain *d)
+static void fact_cpus(char *s, const struct pg_cpuset *set)
 {
 	int cpu;
 
 	for (cpu = 0; cpu <= PG_MAX_CPU_ID; cpu++)
-		if (pg_cpuset_has(&d->cpus, cpu))
+		if (pg_cpuset_has(set, cpu))
 			fact_add(s, (uint32_t)cpu);
 }
 
@@ -312,12 +364,12 @@ static void domain_facts(struct pg_facts *f, const struct pg_domain *d,
 	char *s;
 	int i;
 
-	fact_cpus(fact(f, "policy%d.cpus", c), d);
+	fact_cpus(fact(f, "policy%d.cpus", c), &d->cpus);
 	fact(f, "policy%d.governor schedutil", c);
 	fact_freqs(fact(f, "policy%d.freqs", c), d);
 	if (!energy)
 		return;
-	fact_cpus(fact(f, "pd%d.cpus", c), d);
+	fact_cpus(fact(f, "pd%d.cpus", c), &d->cpus);
 	fact_freqs(fact(f, "pd%d.freqs", c), d);
 	s = fact(f, "pd%d.power", c);
 	for (i = 0; i < d->nr_opps; i++)
@@ -347,20 +399,76 @@ static void idle_facts(struct pg_facts *f, int cpu, const struct pg_domain *d)
 }
 
 /*
- * The lowest sched domain with SD_ASYM_CPUCAPACITY.  With no socket level
- * and no DT cache nodes MC spans all CPUs, and CLS is the cluster unless
- * that equals MC, in which case cpu_clustergroup_mask() collapses it.
+ * The CPUs of the nodes within distance d of cpu's node: with d the local
+ * distance its node, above it a NUMA level's span (sd_numa_mask()).  All
+ * CPUs without numa-node lines: the kernel then has one node.
+ */
+static void numa_span(const struct pg_platform *p, int cpu, uint32_t d,
+		      struct pg_cpuset *span)
+{
+	const struct pg_node *n = &p->node[p->cpu_node[cpu]];
+	int c;
+
+	memset(span, 0, sizeof(*span));
+	for (c = 0; c < p->nr_cpus; c++)
+		if (!p->nr_nodes || n->distance[p->cpu_node[c]] <= d)
+			pg_cpuset_add(span, c);
+}
+
+static bool subset(const struct pg_cpuset *a, const struct pg_cpuset *b)
+{
+	int i;
+
+	for (i = 0; i < PG_CPUSET_WORDS; i++)
+		if (a->w[i] & ~b->w[i])
+			return false;
+	return true;
+}
+
+/* The set holds CPUs of two capacities: SD_ASYM_CPUCAPACITY's test. */
+static bool mixed(const struct pg_platform *p, const struct pg_cpuset *s)
+{
+	int cpu, first = pg_cpuset_first(s);
+
+	for (cpu = first + 1; cpu < p->nr_cpus; cpu++)
+		if (pg_cpuset_has(s, cpu) &&
+		    p->capacity[cpu] != p->capacity[first])
+			return true;
+	return false;
+}
+
+/*
+ * The lowest sched domain with SD_ASYM_CPUCAPACITY, the first level, from
+ * the bottom, whose span holds two capacities.  With no socket level and
+ * no DT cache nodes, MC (cpu_coregroup_mask()) is the CPU's node: all CPUs
+ * without NUMA nodes; it becomes the cluster when the node lies within
+ * it.  CLS is the cluster, unless it holds MC, when
+ * cpu_clustergroup_mask() collapses it.  PKG and NODE are the node again,
+ * so they are dropped as degenerate; then each NUMA level, by distance.
  */
 static const char *asym_level(const struct pg_platform *p, int cpu)
 {
 	const struct pg_cluster *c = &p->cluster[p->cpu_cluster[cpu]];
+	struct pg_cpuset cluster = { { 0 } }, mc, span;
+	uint32_t d;
 	int j;
 
-	if (c->nr_cpus == p->nr_cpus)
-		return "MC";
 	for (j = 0; j < c->nr_cpus; j++)
-		if (p->capacity[c->cpu[j]] != p->capacity[cpu])
-			return "CLS";
+		pg_cpuset_add(&cluster, c->cpu[j]);
+	numa_span(p, cpu, PG_LOCAL_DISTANCE, &mc);
+	if (subset(&mc, &cluster))
+		mc = cluster;
+	if (!subset(&mc, &cluster) && mixed(p, &cluster))
+		return "CLS";
+	if (mixed(p, &mc))
+		return "MC";
+	/* Every NUMA level's distance is one of these, in ascending order. */
+	for (d = PG_LOCAL_DISTANCE + 1; d <= PG_MAX_DISTANCE; d++) {
+		numa_span(p, cpu, d, &span);
+		if (mixed(p, &span))
+			return "NUMA";
+	}
+	/* Not reached: the top level spans all CPUs, which are asymmetric. */
 	return "MC";
 }
 
@@ -377,6 +485,33 @@ static bool symmetric(const struct pg_platform *p)
 static int cmp_fact(const void *a, const void *b)
 {
 	return strcmp(a, b);	/* byte order, as LC_ALL=C sort */
+}
+
+/*
+ * /sys/devices/system/node: the online nodes, each one's CPUs and its
+ * distance to every node.  Without numa-node lines a CONFIG_NUMA kernel
+ * finds no node in the DT and makes one, node 0, of everything.
+ */
+static void node_facts(struct pg_facts *f, const struct pg_platform *p)
+{
+	struct pg_cpuset all;
+	char *s;
+	int i, j;
+
+	if (!p->nr_nodes) {
+		numa_span(p, 0, PG_LOCAL_DISTANCE, &all);
+		fact(f, "nodes 1");
+		fact_cpus(fact(f, "node0.cpus"), &all);
+		fact(f, "node0.distance %d", PG_LOCAL_DISTANCE);
+		return;
+	}
+	fact(f, "nodes %d", p->nr_nodes);
+	for (i = 0; i < p->nr_nodes; i++) {
+		fact_cpus(fact(f, "node%d.cpus", i), &p->node[i].cpus);
+		s = fact(f, "node%d.distance", i);
+		for (j = 0; j < p->nr_nodes; j++)
+			fact_add(s, p->node[i].distance[j]);
+	}
 }
 
 void pg_emit_facts(const struct pg_platform *p, FILE *out)
@@ -399,6 +534,7 @@ void pg_emit_facts(const struct pg_platform *p, FILE *out)
 	}
 	for (i = 0; i < p->nr_domains; i++)
 		domain_facts(&f, &p->domain[i], energy);
+	node_facts(&f, p);
 	/* EAS needs asymmetric capacities and an EM for every CPU. */
 	if (asym && energy)
 		fact(&f, "eas started");

@@ -6,13 +6,16 @@
  * the file's own figures, named; nothing is estimated here.
  *
  * One record per line, in this order: the platform line, one cluster line
- * per cluster (cpu-map order), one cpu line per CPU (0..N-1), then per
- * domain (file order) its domain line, its opp lines (lowest frequency
- * first) and, with a board model, its idle lines (state 0 first):
+ * per cluster (cpu-map order), with NUMA nodes one node line per node
+ * (numa-node order), one cpu line per CPU (0..N-1), then per domain (file
+ * order) its domain line, its opp lines (lowest frequency first) and, with
+ * a board model, its idle lines (state 0 first):
  *
  *   platform NAME nr_cpus N nr_clusters C nr_domains D em 0|1 asym 0|1 board 0|1
+ *          [nr_nodes K]
  *   cluster K cpus LIST nr_cpus N
- *   cpu K domain NAME capacity C cluster K
+ *   node K cpus LIST nr_cpus N memory_mb M distance LIST
+ *   cpu K domain NAME capacity C cluster K [node K]
  *   domain NAME index I cpus LIST nr_cpus N first_cpu F core CORE
  *          dmips_mhz M capacity C top_khz F nr_opps K latency_ns L em 0|1
  *          idle_power_uw P|-
@@ -22,16 +25,18 @@
  *   idle NAME index K state STATE scope cpu|cluster entry_us E exit_us X
  *          latency_us L residency_us R board_cpu_uw P board_cluster_uw P
  *
- * (a domain line is one line; it is wrapped here only).  Every line is
- * "KIND ID" then "KEY VALUE" pairs, so awk finds a value by its key:
+ * (a platform or domain line is one line; it is wrapped here only).  Every
+ * line is "KIND ID" then "KEY VALUE" pairs, so awk finds a value by its
+ * key:
  *
  *   { for (i = 3; i < NF; i += 2) v[$i] = $(i + 1) }
  *
  * and, as each kind has its keys in a fixed order in a given file, also by
  * position.  The keys in [ ] are there only when the platform has a board
- * model (then on every domain and OPP).  A value the file does not give is
- * "-": idle_power_uw without idle-power-uw, power_uw in a domain without
- * power.  LIST is CPU ids, ascending, comma separated.
+ * model (then on every domain and OPP), but nr_nodes and node, like the
+ * node lines, only when it has numa-node lines.  A value the file does not
+ * give is "-": idle_power_uw without idle-power-uw, power_uw in a domain
+ * without power.  LIST is CPU ids, ascending, comma separated.
  *
  * - platform: em 1 when every domain has power (the kernel then has an
  *   Energy Model for every CPU); asym 1 when the capacities differ; board 1
@@ -46,7 +51,10 @@
  *   board_cpu_uw, board_cluster_uw: its board-opp powers.
  * - cluster on a cpu line: the index of its cluster line (cpu-map
  *   clusterK), the scheduler's topology.  The board's cluster powers are
- *   per domain, as in the file.
+ *   per domain, as in the file.  node: the index of its numa-node line.
+ * - node lines: memory_mb is the node's equal share of memory-mb, as
+ *   lab/lib.sh gives it to QEMU; distance the node's numa-distance row
+ *   (LIST, in node order; 10 to itself and 20 to the others by default).
  * - idle lines: cpuidle's states of the domain's CPUs.  Index 0 is WFI
  *   (state 0: exit 1 us, residency 1 us, the ARM convention; entry 0),
  *   with board-wfi's powers; indices 1.. are the board-idle lines in file
@@ -108,9 +116,12 @@ static void model_platform(const struct pg_platform *p, FILE *out)
 		em = em && p->domain[i].has_power;
 	for (i = 1; i < p->nr_cpus; i++)
 		asym = asym || p->capacity[i] != p->capacity[0];
-	fprintf(out, "platform %s nr_cpus %d nr_clusters %d nr_domains %d em %d asym %d board %d\n",
+	fprintf(out, "platform %s nr_cpus %d nr_clusters %d nr_domains %d em %d asym %d board %d",
 		p->name, p->nr_cpus, p->nr_clusters, p->nr_domains, em, asym,
 		p->has_board);
+	if (p->nr_nodes)
+		fprintf(out, " nr_nodes %d", p->nr_nodes);
+	fputc('\n', out);
 }
 
 static void model_cluster(const struct pg_cluster *c, int k, FILE *out)
@@ -123,6 +134,21 @@ static void model_cluster(const struct pg_cluster *c, int k, FILE *out)
 	fprintf(out, "cluster %d cpus ", k);
 	put_cpu_list(out, &mask);
 	fprintf(out, " nr_cpus %d\n", c->nr_cpus);
+}
+
+static void model_node(const struct pg_platform *p, int k, FILE *out)
+{
+	const struct pg_node *n = &p->node[k];
+	int j;
+
+	fprintf(out, "node %d cpus ", k);
+	put_cpu_list(out, &n->cpus);
+	fprintf(out, " nr_cpus %d memory_mb %u distance ",
+		pg_cpuset_count(&n->cpus),
+		p->memory_mb / (uint32_t)p->nr_nodes);
+	for (j = 0; j < p->nr_nodes; j++)
+		fprintf(out, "%s%u", j ? "," : "", n->distance[j]);
+	fputc('\n', out);
 }
 
 static void model_domain(const struct pg_platform *p, int i, FILE *out)
@@ -187,10 +213,16 @@ void pg_emit_model(const struct pg_platform *p, FILE *out)
 	model_platform(p, out);
 	for (i = 0; i < p->nr_clusters; i++)
 		model_cluster(&p->cluster[i], i, out);
-	for (i = 0; i < p->nr_cpus; i++)
-		fprintf(out, "cpu %d domain %s capacity %u cluster %d\n", i,
+	for (i = 0; i < p->nr_nodes; i++)
+		model_node(p, i, out);
+	for (i = 0; i < p->nr_cpus; i++) {
+		fprintf(out, "cpu %d domain %s capacity %u cluster %d", i,
 			p->domain[p->cpu_domain[i]].name, p->capacity[i],
 			p->cpu_cluster[i]);
+		if (p->nr_nodes)
+			fprintf(out, " node %d", p->cpu_node[i]);
+		fputc('\n', out);
+	}
 	for (i = 0; i < p->nr_domains; i++) {
 		const struct pg_domain *d = &p->domain[i];
 

@@ -289,33 +289,95 @@ static int key_memory(struct pg_platform *p, struct pg_line *l)
 			 PG_MEMORY_MAX, &p->memory_mb);
 }
 
+/*
+ * A line of a key that splits the CPUs into groups (cluster, numa-node):
+ * its CPUs, refusing one that an earlier line of the key has.  what names
+ * the group in the message, key (a literal) the key for later errors.
+ */
+static int claim_cpus(struct pg_platform *p, const struct pg_line *l,
+		      int *cpu, struct pg_owner *owner, int group,
+		      const char *what, const char *key)
+{
+	int i;
+
+	if (parse_cpu_list(p, l, cpu))
+		return -1;
+	for (i = 0; i < l->nr_vals; i++) {
+		struct pg_owner *o = &owner[cpu[i]];
+
+		if (o->line)
+			return pg_error(p, l->no, l->key,
+					"CPU %d is already in %s %d (line %d)",
+					cpu[i], what, o->group, o->line);
+		o->group = group;
+		o->line = l->no;
+		note_cpu(p, l, cpu[i], key);
+	}
+	return 0;
+}
+
 static int key_cluster(struct pg_platform *p, struct pg_line *l)
 {
 	struct pg_cluster *c;
-	int i, k;
 
 	if (p->nr_clusters == PG_MAX_CLUSTERS)
 		return pg_error(p, l->no, l->key, "more than %d clusters",
 				PG_MAX_CLUSTERS);
 	c = &p->cluster[p->nr_clusters];
-	if (parse_cpu_list(p, l, c->cpu))
+	if (claim_cpus(p, l, c->cpu, p->cluster_owner, p->nr_clusters,
+		       "cluster", "cluster"))
 		return -1;
-	for (i = 0; i < l->nr_vals; i++) {
-		for (k = 0; k < p->nr_clusters; k++) {
-			const struct pg_cluster *o = &p->cluster[k];
-			int j;
-
-			for (j = 0; j < o->nr_cpus; j++)
-				if (o->cpu[j] == c->cpu[i])
-					return pg_error(p, l->no, l->key,
-							"CPU %d is already in cluster %d (line %d)",
-							c->cpu[i], k, o->line);
-		}
-		note_cpu(p, l, c->cpu[i], "cluster");
-	}
 	c->nr_cpus = l->nr_vals;
 	c->line = l->no;
 	p->nr_clusters++;
+	return 0;
+}
+
+/* numa-node CPU...: node K is the K-th line. */
+static int key_numa_node(struct pg_platform *p, struct pg_line *l)
+{
+	struct pg_node *n;
+	int cpu[PG_MAX_VALUES];
+	int i;
+
+	if (p->nr_nodes == PG_MAX_NODES)
+		return pg_error(p, l->no, l->key,
+				"more than %d NUMA nodes (the lab kernel's MAX_NUMNODES)",
+				PG_MAX_NODES);
+	n = &p->node[p->nr_nodes];
+	if (claim_cpus(p, l, cpu, p->node_owner, p->nr_nodes, "node",
+		       "numa-node"))
+		return -1;
+	for (i = 0; i < l->nr_vals; i++)
+		pg_cpuset_add(&n->cpus, cpu[i]);
+	n->line = l->no;
+	p->nr_nodes++;
+	return 0;
+}
+
+/*
+ * numa-distance D...: the next node's row.  How many rows and values there
+ * must be, and the matrix's shape, need every numa-node line: validate.c.
+ */
+static int key_numa_distance(struct pg_platform *p, struct pg_line *l)
+{
+	struct pg_node *n;
+	int i;
+
+	if (p->nr_distance_rows == PG_MAX_NODES)
+		return pg_error(p, l->no, l->key,
+				"more than %d numa-distance lines (one per NUMA node)",
+				PG_MAX_NODES);
+	if (want_values(p, l, 1, PG_MAX_NODES))
+		return -1;
+	n = &p->node[p->nr_distance_rows];
+	for (i = 0; i < l->nr_vals; i++)
+		if (parse_u32(p, l, "distance", l->val[i], PG_LOCAL_DISTANCE,
+			      PG_MAX_DISTANCE, &n->distance[i]))
+			return -1;
+	n->nr_distances = l->nr_vals;
+	n->distance_line = l->no;
+	p->nr_distance_rows++;
 	return 0;
 }
 
@@ -633,6 +695,8 @@ static const struct pg_key {
 	{ "qemu-cpu",			PG_TOP,		key_qemu_cpu },
 	{ "memory-mb",			PG_TOP,		key_memory },
 	{ "cluster",			PG_TOP,		key_cluster },
+	{ "numa-node",			PG_TOP,		key_numa_node },
+	{ "numa-distance",		PG_TOP,		key_numa_distance },
 	{ "domain",			PG_ANY,		key_domain },
 	{ "cpus",			PG_DOMAIN,	key_cpus },
 	{ "core",			PG_DOMAIN,	key_core },

@@ -29,6 +29,16 @@
 /* "opp-table-" + name must fit the 31 characters of a DT node name. */
 #define PG_NAME_MAX		20
 #define PG_MODEL_MAX		100
+/*
+ * NUMA nodes: MAX_NUMNODES of the lab kernel, arm64's default NODES_SHIFT
+ * of 4 (lab.config leaves it alone).  Distances as ACPI's SLIT and the DT
+ * distance-map: 10 within a node, 11..254 between two (255 is ACPI's
+ * "unreachable", and QEMU's -numa dist stops at 254).
+ */
+#define PG_MAX_NODES		16
+#define PG_LOCAL_DISTANCE	10
+#define PG_REMOTE_DISTANCE	20	/* Linux's and QEMU's default */
+#define PG_MAX_DISTANCE		254
 
 #define PG_DEFAULT_QEMU_CPU	"cortex-a57"
 #define PG_DEFAULT_MEMORY_MB	512
@@ -132,6 +142,25 @@ struct pg_cluster {
 	int line;
 };
 
+/* A numa-node line: node K is the file's K-th one. */
+struct pg_node {
+	struct pg_cpuset cpus;
+	int line;
+	/* Its numa-distance row: to every node, in node order. */
+	uint32_t distance[PG_MAX_NODES];
+	int nr_distances;
+	int distance_line;	/* 0: no row for this node */
+};
+
+/*
+ * Which line of a partitioning key (cluster, numa-node) has a CPU: group
+ * is the index of that line among the key's lines, line 0 none yet.
+ */
+struct pg_owner {
+	int group;
+	int line;
+};
+
 /* First place a CPU id was named; global errors point there. */
 struct pg_mention {
 	int cpu;
@@ -150,6 +179,12 @@ struct pg_platform {
 
 	struct pg_cluster cluster[PG_MAX_CLUSTERS];
 	int nr_clusters;
+	struct pg_owner cluster_owner[PG_MAX_CPUS];
+	/* No numa-node line (nr_nodes 0): the guest is one node, node 0. */
+	struct pg_node node[PG_MAX_NODES];
+	int nr_nodes;
+	struct pg_owner node_owner[PG_MAX_CPUS];
+	int nr_distance_rows;	/* numa-distance lines, one per node */
 	struct pg_domain domain[PG_MAX_DOMAINS];
 	int nr_domains;
 
@@ -162,6 +197,7 @@ struct pg_platform {
 	int nr_cpus;
 	int cpu_domain[PG_MAX_CPUS];
 	int cpu_cluster[PG_MAX_CPUS];
+	int cpu_node[PG_MAX_CPUS];	/* 0 for every CPU without nodes */
 	uint32_t capacity[PG_MAX_CPUS];
 	bool has_board;		/* some domain has board data (then all do) */
 };

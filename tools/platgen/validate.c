@@ -4,7 +4,8 @@
  * derived from a valid description.  The order of the checks decides which
  * single error a broken file gets, so it goes from "something is missing"
  * (required keys, then the board model's completeness) to "the CPU
- * numbering is inconsistent".
+ * numbering is inconsistent", then what needs every CPU placed: the NUMA
+ * nodes' distances, clusters and memory.
  */
 #include "platgen.h"
 
@@ -132,20 +133,17 @@ static int domain_of(const struct pg_platform *p, int cpu)
 	return -1;
 }
 
-static int cluster_of(const struct pg_platform *p, int cpu)
+/* The index of cpu's cluster or numa-node line, -1 if it is in none. */
+static int group_of(const struct pg_owner *owner, int cpu)
 {
-	int i, j;
-
-	for (i = 0; i < p->nr_clusters; i++)
-		for (j = 0; j < p->cluster[i].nr_cpus; j++)
-			if (p->cluster[i].cpu[j] == cpu)
-				return i;
-	return -1;
+	return owner[cpu].line ? owner[cpu].group : -1;
 }
 
 /*
  * cpufreq-dt needs every CPU in a policy, and arch_topology gives up on
  * the whole cpu-map (and so on capacity-dmips-mhz) if a CPU is missing.
+ * A CPU outside every NUMA node would be put on node 0 by the kernel,
+ * which is not what a file that declares nodes means.
  */
 static int check_membership(struct pg_platform *p)
 {
@@ -155,14 +153,143 @@ static int check_membership(struct pg_platform *p)
 		const struct pg_mention *m = &p->seen[i];
 
 		p->cpu_domain[m->cpu] = domain_of(p, m->cpu);
-		p->cpu_cluster[m->cpu] = cluster_of(p, m->cpu);
+		p->cpu_cluster[m->cpu] = group_of(p->cluster_owner, m->cpu);
+		p->cpu_node[m->cpu] = p->nr_nodes ?
+				      group_of(p->node_owner, m->cpu) : 0;
 		if (p->cpu_domain[m->cpu] < 0)
 			return pg_error(p, m->line, m->key,
 					"CPU %d is in no frequency domain", m->cpu);
 		if (p->cpu_cluster[m->cpu] < 0)
 			return pg_error(p, m->line, m->key,
 					"CPU %d is in no cluster", m->cpu);
+		if (p->cpu_node[m->cpu] < 0)
+			return pg_error(p, m->line, m->key,
+					"CPU %d is in no NUMA node (numa-node lines at line %d)",
+					m->cpu, p->node[0].line);
 	}
+	return 0;
+}
+
+/*
+ * The distance matrix, as Linux's of_numa_parse_distance_map_v1() wants
+ * it (10 on the diagonal, above 10 elsewhere) and symmetric, which the
+ * scheduler's NUMA levels assume.  Without numa-distance lines, Linux's
+ * and QEMU's default: 10 local, 20 remote.
+ */
+static int check_distances(struct pg_platform *p)
+{
+	int i, j, line, rows = p->nr_distance_rows;
+
+	if (!rows) {
+		for (i = 0; i < p->nr_nodes; i++) {
+			for (j = 0; j < p->nr_nodes; j++)
+				p->node[i].distance[j] = i == j ?
+					PG_LOCAL_DISTANCE : PG_REMOTE_DISTANCE;
+			p->node[i].nr_distances = p->nr_nodes;
+		}
+		return 0;
+	}
+	if (rows != p->nr_nodes) {
+		/* Fewer: at the last row; more: at the first extra one. */
+		line = p->node[rows < p->nr_nodes ? rows - 1 :
+			       p->nr_nodes].distance_line;
+		return pg_error(p, line, "numa-distance",
+				"%d numa-distance line%s for %d NUMA nodes (one per node, in node order)",
+				rows, rows > 1 ? "s" : "", p->nr_nodes);
+	}
+	for (i = 0; i < p->nr_nodes; i++) {
+		const struct pg_node *n = &p->node[i];
+
+		line = n->distance_line;
+		if (n->nr_distances != p->nr_nodes)
+			return pg_error(p, line, "numa-distance",
+					"%d distance%s for %d NUMA nodes (node %d's to each node, in node order)",
+					n->nr_distances,
+					n->nr_distances > 1 ? "s" : "",
+					p->nr_nodes, i);
+		for (j = 0; j < p->nr_nodes; j++) {
+			uint32_t d = n->distance[j];
+			uint32_t back = p->node[j].distance[i];
+
+			if (i == j && d != PG_LOCAL_DISTANCE)
+				return pg_error(p, line, "numa-distance",
+						"distance %u from node %d to itself: it must be %d",
+						d, i, PG_LOCAL_DISTANCE);
+			if (i != j && d == PG_LOCAL_DISTANCE)
+				return pg_error(p, line, "numa-distance",
+						"distance %u from node %d to node %d: between two nodes it must be above %d",
+						d, i, j, PG_LOCAL_DISTANCE);
+			if (j < i && d != back)
+				return pg_error(p, line, "numa-distance",
+						"distance %u from node %d to node %d, but %u back (line %d): the matrix must be symmetric",
+						d, i, j, back,
+						p->node[j].distance_line);
+		}
+	}
+	return 0;
+}
+
+/*
+ * On NUMA the MC level is the CPU's node (cpu_coregroup_mask()), and a
+ * cluster (CLS) must lie inside it: else the kernel reports "arch
+ * topology borken" and widens MC.
+ */
+static int check_cluster_nodes(const struct pg_platform *p)
+{
+	int i, j;
+
+	for (i = 0; i < p->nr_clusters; i++) {
+		const struct pg_cluster *c = &p->cluster[i];
+		int first = p->cpu_node[c->cpu[0]];
+
+		for (j = 1; j < c->nr_cpus; j++) {
+			int node = p->cpu_node[c->cpu[j]];
+
+			if (node != first)
+				return pg_error(p, c->line, "cluster",
+						"CPU %d is in NUMA node %d (line %d) but CPU %d in node %d (line %d): a cluster lies within one node",
+						c->cpu[0], first,
+						p->node[first].line,
+						c->cpu[j], node,
+						p->node[node].line);
+		}
+	}
+	return 0;
+}
+
+/*
+ * lab/lib.sh gives each node an equal share of the RAM.  A share of whole
+ * 128 MiB sections (arm64's sparsemem section with 4K pages) puts every
+ * node boundary on a section boundary, as on real machines: the memmap of
+ * a section that straddles two nodes would live on one of them.
+ */
+#define PG_NODE_MEMORY_ALIGN_MB	128
+
+static int check_node_memory(const struct pg_platform *p)
+{
+	int line = p->memory_line ? p->memory_line : p->node[0].line;
+
+	if (p->memory_mb % ((uint32_t)p->nr_nodes * PG_NODE_MEMORY_ALIGN_MB))
+		return pg_error(p, line, "memory-mb",
+				"%u MiB%s do not split into %d NUMA nodes of a multiple of %d MiB each",
+				p->memory_mb,
+				p->memory_line ? "" : " (the default)",
+				p->nr_nodes, PG_NODE_MEMORY_ALIGN_MB);
+	return 0;
+}
+
+static int check_numa(struct pg_platform *p)
+{
+	if (!p->nr_nodes) {
+		if (p->nr_distance_rows)
+			return pg_error(p, p->node[0].distance_line,
+					"numa-distance",
+					"no numa-node line: distances need NUMA nodes");
+		return 0;
+	}
+	if (check_distances(p) || check_cluster_nodes(p) ||
+	    check_node_memory(p))
+		return -1;
 	return 0;
 }
 
@@ -204,7 +331,7 @@ static int compute_capacity(struct pg_platform *p)
 int pg_validate(struct pg_platform *p)
 {
 	if (check_required(p) || check_board(p) || check_cpu_ids(p) ||
-	    check_membership(p))
+	    check_membership(p) || check_numa(p))
 		return -1;
 	p->nr_cpus = p->nr_seen;
 	return compute_capacity(p);
