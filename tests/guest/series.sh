@@ -48,6 +48,25 @@ if guest kunit idle; then
 	grep '^ *not ok' "$tmp/ktap" | sed 's/^/    /' || true
 fi
 
+# Patch 2 on NUMA: the KUnit suite's topology case checks the domains the
+# kernel booted.  numa-ring8's overlapping spans share a first CPU;
+# numa-kite8 also has one span at two levels.  Keyed by first CPU, the
+# case fails on both (measured: 12 and 8 pairs of domains share an
+# instance across different spans, and 16 pairs split one span on
+# numa-kite8).
+for plat in numa-ring8 numa-kite8; do
+	guest "kunit-$plat" -p "$plat" idle || continue
+	tr -d '\r' <"$tmp/kunit-$plat/console.log" |
+		sed 's/^\[[^]]*\] //' >"$tmp/ktap"
+	line=$(grep -m1 '# sd_shared_follows_span: [0-9]* domains' "$tmp/ktap" || true)
+	check "$plat: the KUnit topology case saw overlapping domains (${line:-no count})" \
+		sh -c "echo '$line' | grep -q ', [1-9][0-9]* overlapping'"
+	check "$plat: one sched_domain_shared per span (KUnit sd_shared_follows_span ok)" \
+		grep -q '^ *ok [0-9]* sd_shared_follows_span' "$tmp/ktap"
+	grep -A5 'sd_shared_follows_span: EXPECTATION FAILED' "$tmp/ktap" |
+		sed 's/^/    /' || true
+done
+
 if guest sysctl "$DATA/sysctl-policy.sh"; then
 	out=$tmp/sysctl/experiment.log
 	check "kernel.sched_energy_policy defaults to 2 (this series)" grep -qx 'default 2' "$out"
