@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# The series in the booted guest: its KUnit suite passes, the policy
+# The series in the booted guest: its KUnit suites pass, the policy
 # sysctl takes valid values only, its trace events report decisions, a
 # misfit task reaches a big CPU, and platforms that cannot run EAS (all
 # CPUs alike, or a CPU without power data) boot with it off and refuse
@@ -40,12 +40,28 @@ guest() {
 # KUnit runs at boot, before init: its KTAP is on the console.
 if guest kunit idle; then
 	tr -d '\r' <"$tmp/kunit/console.log" | sed 's/^\[[^]]*\] //' >"$tmp/ktap"
-	totals=$(grep -m1 '^# sched_energy: pass:' "$tmp/ktap" || true)
-	check "KUnit sched_energy suite ran: ${totals:-no result line}" \
-		sh -c "echo '$totals' | grep -q 'pass:[1-9][0-9]* fail:0 skip:0'"
+	# sched_energy: synthetic data; sched_energy_live: the booted system.
+	for suite in sched_energy sched_energy_live; do
+		totals=$(grep -m1 "^# $suite: pass:" "$tmp/ktap" || true)
+		check "KUnit $suite suite ran: ${totals:-no result line}" \
+			sh -c "echo '$totals' | grep -q 'pass:[1-9][0-9]* fail:0 skip:0'"
+	done
 	fails=$(grep -c '^ *not ok' "$tmp/ktap" || true)
 	check "KUnit: no failing case ($fails not ok)" [ "$fails" -eq 0 ]
 	grep '^ *not ok' "$tmp/ktap" | sed 's/^/    /' || true
+	# fair.c's side (patch 16): each case ran and passed, none skipped.
+	for case in energy_sd_choice sd_flag_set_clear_propagate \
+		sd_flag_top_level_has_no_parent \
+		sd_flag_marked_by_cpu_and_misfit sd_flag_cleared_when_all_idle \
+		load_balance_skips_quiet_domains policy_switch \
+		place_leaves_prev_not_allowed; do
+		check "KUnit $case ok" grep -q "^ *ok [0-9]* $case\$" "$tmp/ktap"
+	done
+	# The case allows "not placed" (the thread may not fit its CPU);
+	# on Juno r0 its CPU is an idle big one, so it must place.
+	line=$(grep -m1 '# place_leaves_prev_not_allowed: prev CPU' "$tmp/ktap" || true)
+	check "KUnit: a thread bound off prev_cpu placed on its CPU (${line#*: })" \
+		sh -c "echo '$line' | grep -q 'placed on'"
 fi
 
 # Patch 2 on NUMA: the KUnit suite's topology case checks the domains the
