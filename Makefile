@@ -20,6 +20,9 @@
 #   make scale    what one wake-up's CPU selection costs per policy, in guest
 #                 instructions, on platforms of growing CPU count (PLATFORMS,
 #                 KINDS, TASKS, HB_GROUPS, REPS: see lab/scale --help)
+#   make search-bench  what the energy-aware searches (6.12's, the series')
+#                 cost on synthetic landscapes of 8 to MAX_CPUS (default 1024)
+#                 CPUs, a KUnit suite in one boot (see lab/search-bench --help)
 #   make threshold  periodic tasks at each smaller CPU class's fit threshold,
 #                 energy per policy, runs in two modes (PLATFORMS, PCTS, COUNTS,
 #                 PERIODS, DURATION, REPS: see lab/threshold --help)
@@ -41,7 +44,7 @@ HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2
 GUEST_INPUTS := lab/guest/build-initramfs.sh lab/guest/packages.list \
 	lab/guest/init lab/guest/trace-events $(wildcard lab/guest/bin/*)
 
-.PHONY: all run check bench rfc behaviour scale threshold stress deps kernel debug-kernel initramfs tools clean help
+.PHONY: all run check bench rfc behaviour scale search-bench threshold stress deps kernel debug-kernel initramfs tools clean help
 
 all: kernel initramfs tools
 
@@ -102,6 +105,9 @@ rfc: kernel initramfs tools
 # The knobs become lab/scale's options when set.
 scale: kernel initramfs tools
 	@lab/scale $(if $(PLATFORMS),-p "$(PLATFORMS)") $(if $(KINDS),-w "$(KINDS)") $(if $(TASKS),-t "$(TASKS)") $(if $(HB_GROUPS),-g "$(HB_GROUPS)") $(if $(REPS),-r "$(REPS)")
+
+search-bench: kernel initramfs tools
+	@lab/search-bench $(if $(MAX_CPUS),-m "$(MAX_CPUS)")
 
 # The knobs become lab/threshold's options when set.
 threshold: kernel initramfs tools

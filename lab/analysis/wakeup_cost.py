@@ -35,7 +35,6 @@ Usage: wakeup_cost.py DIR
 import math
 import os
 import re
-import subprocess
 import sys
 
 if not __package__:  # run as a script (see labpath.py)
@@ -44,6 +43,7 @@ if not __package__:  # run as a script (see labpath.py)
     labpath.use_lab_path()
 
 from analysis import cli, stats  # noqa: E402
+from analysis import plot as plot_lib  # noqa: E402
 
 POLICIES = {0: "none", 1: "6.12", 2: "series"}
 ENTRY = "select_task_rq_fair"
@@ -278,25 +278,13 @@ def plot(d, points, kind="frozen"):
             f.write(" ".join([str(c)] + [f"{series[p][c]:.0f}" if c in series.get(p, {}) else "-"
                                          for p in POLICIES]) + "\n")
     png = f"cost-{kind}.png"
-    script = f"""set terminal pngcairo size 800,560
-set output "{os.path.join(d, png)}"
-set title "select_task_rq_fair() per wake-up ({kind} workload), mean"
-set xlabel "CPUs"
-set ylabel "guest instructions"
-set logscale xy
-set datafile missing "-"
-set key left top
-set grid
-plot "{dat}" using 1:2 with linespoints title "none", \\
+    script = plot_lib.loglog_cost_header(
+        os.path.join(d, png), f"select_task_rq_fair() per wake-up ({kind} workload), mean")
+    script += f"""plot "{dat}" using 1:2 with linespoints title "none", \\
      "" using 1:3 with linespoints title "6.12 EAS", \\
      "" using 1:4 with linespoints title "this series"
 """
-    try:
-        res = subprocess.run(["gnuplot"], input=script.encode(), check=False)
-    except OSError as e:
-        raise CostError(f"gnuplot failed: {e.strerror}") from None
-    if res.returncode != 0:
-        raise CostError("gnuplot failed")
+    plot_lib.run_gnuplot(script, CostError)
     return png
 
 

@@ -38,6 +38,7 @@ lab/run -
 lab/bench juno-r0
 lab/rfc juno-r0
 lab/scale juno-r0
+lab/search-bench juno-r0
 lab/threshold juno-r0
 lab/stress juno-r0
 lab/behaviour/run.sh -
@@ -47,6 +48,7 @@ build/tools/platgen -
 build/tools/emcost -
 lab/publish -
 lab/analysis/wakeup_cost.py -
+lab/analysis/search_bench.py -
 lab/analysis/threshold.py -
 EOF
 
@@ -64,6 +66,7 @@ done <<EOF
 4 lab/bench -n
 4 lab/rfc -n
 3 lab/scale -n
+1 lab/search-bench -n
 3 lab/threshold -n
 5 lab/stress -n
 3 lab/behaviour/run.sh -n
