@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """What the report scripts of lab/analysis share on the command line: a
 parser that refuses a bad command line with the usage and status 2, as
-every lab command does (tests/host/cli.sh), and the printing of a report
-to a reader that may stop early (| head) without a traceback."""
+every lab command does (tests/host/cli.sh), the printing of a report to a
+reader that may stop early (| head) without a traceback, and the main() of
+a script that turns one results directory into DIR/report.md."""
 
 import argparse
 import os
@@ -25,3 +26,28 @@ def print_report(text):
     except BrokenPipeError:
         # None again when Python flushes stdout on its way out.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def report_main(argv, prog, description, dir_help, make_report, errors):
+    """The main() of a report script.  MAKE_REPORT(DIR) returns (text,
+    files, failure): report.md's text, {name: text} of further files to
+    write into DIR, and None or the reason the run it reports failed.  A
+    report that cannot be made (one of ERRORS) is one message and status 1;
+    a failed run is written and printed, then one message and status 1."""
+    ap = Parser(prog=prog, description=description)
+    ap.add_argument("dir", metavar="DIR", help=dir_help)
+    args = ap.parse_args(argv)
+    try:
+        text, files, failure = make_report(args.dir)
+    except errors as e:
+        print(f"{prog}: error: {e}", file=sys.stderr)
+        return 1
+    for name, content in {"report.md": text, **files}.items():
+        with open(os.path.join(args.dir, name), "w", encoding="utf-8",
+                  errors="surrogateescape") as f:
+            f.write(content)
+    print_report(text)
+    if failure:
+        print(f"{prog}: {failure}", file=sys.stderr)
+        return 1
+    return 0

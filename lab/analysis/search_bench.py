@@ -147,13 +147,17 @@ def pct(a, b):
 
 
 def shape_rows(costs):
-    """Per shape: its name and [(N, P, {policy: cost})] in increasing N."""
+    """Per shape: its name and [(N, P, {policy: cost})] in increasing N.
+    The N sweep holds the state count fixed (the suite's BENCH_STATES):
+    read it from the sweep's own lines."""
     out = []
-    ns = sorted({n for (case, n, _, s) in costs if case == "search_cost_cpus"})
+    sweep = [(n, s) for (case, n, _, s) in costs if case == "search_cost_cpus"]
+    ns = sorted({n for n, _ in sweep})
+    states = min(s for _, s in sweep) if sweep else 0
     for name, pof in SHAPES:
         rows = []
         for n in ns:
-            c = costs.get(("search_cost_cpus", n, pof(n), 10))
+            c = costs.get(("search_cost_cpus", n, pof(n), states))
             if c:
                 rows.append((n, pof(n), c))
         out.append((name, rows))
@@ -304,25 +308,16 @@ def report(d):
 
 
 def main(argv=None):
-    prog = "search_bench.py"
-    ap = cli.Parser(prog=prog, description="The report of lab/search-bench: what one "
-                    "energy-aware wake-up's search costs on synthetic landscapes of 8 to 1024 "
-                    "CPUs, per policy, from the console of the KUnit suite sched_energy_bench. "
-                    "Writes DIR/report.md and prints it; exit status 1 if the suite failed.")
-    ap.add_argument("dir", metavar="DIR", help="a lab/run results directory (its console.log)")
-    args = ap.parse_args(argv)
-    try:
-        text, passed = report(args.dir)
-    except (BenchError, OSError) as e:
-        print(f"{prog}: error: {e}", file=sys.stderr)
-        return 1
-    with open(os.path.join(args.dir, "report.md"), "w", encoding="utf-8") as f:
-        f.write(text)
-    cli.print_report(text)
-    if not passed:
-        print(f"{prog}: the KUnit suite {SUITE} failed", file=sys.stderr)
-        return 1
-    return 0
+    def make(d):
+        text, passed = report(d)
+        return text, {}, None if passed else f"the KUnit suite {SUITE} failed"
+    return cli.report_main(
+        argv, "search_bench.py",
+        "The report of lab/search-bench: what one energy-aware wake-up's search costs on "
+        "synthetic landscapes of 8 to 1024 CPUs, per policy, from the console of the KUnit "
+        "suite sched_energy_bench. Writes DIR/report.md and prints it; exit status 1 if the "
+        "suite failed.",
+        "a lab/run results directory (its console.log)", make, (BenchError, OSError))
 
 
 if __name__ == "__main__":

@@ -295,21 +295,15 @@ def report(d):
 
 
 def main(argv=None):
-    prog = "threshold.py"
-    ap = cli.Parser(prog=prog, description="The report of lab/threshold: energy per placement "
-                 "policy of periodic tasks at a CPU class's fit threshold. Writes "
-                 "DIR/report.md and DIR/report.json and prints the report.")
-    ap.add_argument("dir", metavar="DIR", help="a results directory of lab/threshold")
-    args = ap.parse_args(argv)
-    try:
-        text, js = report(args.dir)
-    except (ThresholdError, bench.ReportError, OSError) as e:
-        print(f"{prog}: error: {e}", file=sys.stderr)
-        return 1
-    bench.write_text(os.path.join(args.dir, "report.md"), text)
-    bench.write_text(os.path.join(args.dir, "report.json"), json.dumps(js, indent=1) + "\n")
-    cli.print_report(text)
-    return 0
+    def make(d):
+        text, js = report(d)
+        return text, {"report.json": json.dumps(js, indent=1) + "\n"}, None
+    return cli.report_main(
+        argv, "threshold.py",
+        "The report of lab/threshold: energy per placement policy of periodic tasks at a CPU "
+        "class's fit threshold. Writes DIR/report.md and DIR/report.json and prints the report.",
+        "a results directory of lab/threshold", make,
+        (ThresholdError, bench.ReportError, OSError))
 
 
 if __name__ == "__main__":

@@ -424,21 +424,12 @@ def report(d):
 
 
 def main(argv=None):
-    prog = "wakeup_cost.py"
-    ap = cli.Parser(prog=prog, description="The report of lab/scale: what one wake-up's CPU "
-                 "selection costs per placement policy and platform, in guest instructions. "
-                 "Writes DIR/report.md and prints it.")
-    ap.add_argument("dir", metavar="DIR", help="a results directory of lab/scale")
-    args = ap.parse_args(argv)
-    try:
-        text = report(args.dir)
-    except (CostError, OSError) as e:
-        print(f"{prog}: error: {e}", file=sys.stderr)
-        return 1
-    with open(os.path.join(args.dir, "report.md"), "w", encoding="utf-8") as f:
-        f.write(text)
-    cli.print_report(text)
-    return 0
+    return cli.report_main(
+        argv, "wakeup_cost.py",
+        "The report of lab/scale: what one wake-up's CPU selection costs per placement policy "
+        "and platform, in guest instructions. Writes DIR/report.md and prints it.",
+        "a results directory of lab/scale", lambda d: (report(d), {}, None),
+        (CostError, OSError))
 
 
 if __name__ == "__main__":
