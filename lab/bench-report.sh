@@ -5,9 +5,10 @@
 # against 6.12's EAS and against the optimum on the meter's model, where the
 # energy went, the targets met or missed and by how much), one plot per
 # platform (DIR/energy-PLATFORM.png, energy against N per policy),
-# DIR/verdict.json (each target met or missed, with its evidence), and the
-# report printed.  DIR/notes.md, when present (a human's analysis of a
-# run, with trace evidence), is appended to the report.
+# DIR/verdict.json (each target met, missed or not resolved, with its
+# evidence), and the report printed.  DIR/notes.md, when present (a
+# human's analysis of a run, with trace evidence), is appended to the
+# report.
 #
 # Usage: lab/bench-report.sh DIR
 # (lab/analysis/bench.py, which writes it: see its --help)

@@ -10,12 +10,14 @@ where the energy went, the targets met or missed and by how much), one
 plot per platform (DIR/energy-PLATFORM.png from DIR/energy-PLATFORM.dat,
 energy against N per policy), DIR/bounds-PLATFORM.txt (each run's energy
 beside the lower and upper bounds no run can cross: tests/guest/bench.sh
-checks them), DIR/verdict.json (each target met or missed, with its
-evidence), and prints the report.  DIR/notes.md, when present (a human's
+checks them), DIR/verdict.json (each target met, missed or, for
+hackbench, not resolved by its error bar, with its evidence), and prints
+the report.  DIR/notes.md, when present (a human's
 analysis of a run, with trace evidence), is appended to the report.
 
-This was lab/bench-report.sh (shell, awk, jq); the port keeps its output
-byte for byte, mawk's number formatting included, so that reports made
+This was lab/bench-report.sh (shell, awk, jq); the port kept its output
+byte for byte (changed since only on purpose: the hackbench target's
+error bar), mawk's number formatting included, so that reports made
 before and after compare with diff.  The tables are kept as the strings
 they print, and the targets are judged on those printed (rounded) values:
 a reader checking a target against the table finds the same numbers.
@@ -470,7 +472,7 @@ def hackbench_section(plat, lines):
     def hpct(a, b):
         return "%+.2f%%" % (100 * (a - b) / b) if b > 0 else "-"
 
-    ok = miss = ""
+    ok = miss = unres = ""
     bad = 0
     paired = []
     for g in range(1, 1001):
@@ -478,6 +480,7 @@ def hackbench_section(plat, lines):
             continue
         a, b = reps.get((str(g), "2"), {}), reps.get((str(g), "0"), {})
         common = set(a) & set(b)
+        pr = None
         if len(common) > 1 and all(b[k] > 0 for k in common):
             pr = stats.paired(a, b, relative=True)
             paired.append("G=%d %+.1f%% +-%.1f" % (g, pr.mean, pr.two_se))
@@ -493,29 +496,44 @@ def hackbench_section(plat, lines):
                    % (g, 40 * g, m["0"], r["0"], m["1"], hpct(m["1"], m["0"]), r["1"],
                       m["2"], hpct(m["2"], m["0"]), r["2"], hpct(m["2"], m["1"])))
         if m["0"] > 0 and m["2"] > 0:
-            d = 100 * (m["2"] - m["0"]) / m["0"]
-            if d > HB_TARGET_PCT:
-                miss += " G=%d: %+.1f%%" % (g, d)
-                bad += 1
+            # Paired, the target is decided only where the error bar
+            # does: above if even its low end exceeds the target, within
+            # if even its high end does not.  Unpaired, on the means.
+            if pr:
+                d, ev = pr.mean, " G=%d: %+.1f%% +-%.1f" % (g, pr.mean, pr.two_se)
+                above, within = d - pr.two_se > HB_TARGET_PCT, d + pr.two_se <= HB_TARGET_PCT
             else:
-                ok += " G=%d: %+.1f%%" % (g, d)
+                d = 100 * (m["2"] - m["0"]) / m["0"]
+                ev = " G=%d: %+.1f%%" % (g, d)
+                above, within = d > HB_TARGET_PCT, d <= HB_TARGET_PCT
+            if above:
+                miss += ev
+                bad += 1
+            elif within:
+                ok += ev
+            else:
+                unres += ev
         else:
             # Sic: no blank before "(missing)", as the shell printed it.
             miss += f" G={g}(missing)"
             bad += 1
     out.append("\n")
     if paired:
-        # The target is judged on the means above; this says whether the
-        # runs resolve it (an error bar wider than the 1% it asks about
-        # does not).
         out.append("Series against none, paired per repetition (adjacent runs of one boot), "
                    "+- two standard errors: %s.\n\n" % ", ".join(paired))
     if not seen:
         miss = " no hackbench run"
         bad += 1
+    state = "missed" if bad else "not resolved" if unres else "met"
+    evidence = []
+    if bad:
+        evidence.append("above at" + miss)
+    if unres:
+        evidence.append("error bar across +%d%% at" % HB_TARGET_PCT + unres)
+    if ok:
+        evidence.append(("within at" + ok) if bad or unres else ok.lstrip())
     target = ("- %s, series hackbench time against none at most +%d%%: **%s**;%s\n"
-              % (plat, HB_TARGET_PCT, "missed" if bad else "met",
-                 " above at" + miss + ("; within at" + ok if ok else "") if bad else ok))
+              % (plat, HB_TARGET_PCT, state, " " + "; ".join(evidence) if evidence else ""))
     return "".join(out), target
 
 
@@ -554,14 +572,17 @@ plot "{d}/energy-{plat}.dat" using 1:2:3 with yerrorlines title "none", \\
 
 
 def verdict(targets):
-    """verdict.json: one case per target line, met or not, with the
-    line's evidence."""
+    """verdict.json: one case per target line, met, missed or not
+    resolved by the runs' error bars, with the line's evidence."""
     cases = []
     for ln in targets:
-        m = re.match(r"^- (.*): \*\*(met|missed)\*\*;* *(.*)$", ln.rstrip("\n"))
+        m = re.match(r"^- (.*): \*\*(met|missed|not resolved)\*\*;* *(.*)$", ln.rstrip("\n"))
         if m:
-            cases.append({"met": m.group(2) == "met", "target": m.group(1), "evidence": m.group(3)})
-    doc = {"met": sum(1 for c in cases if c["met"]), "missed": sum(1 for c in cases if not c["met"]),
+            cases.append({"met": m.group(2) == "met", "resolved": m.group(2) != "not resolved",
+                          "target": m.group(1), "evidence": m.group(3)})
+    doc = {"met": sum(1 for c in cases if c["met"]),
+           "missed": sum(1 for c in cases if c["resolved"] and not c["met"]),
+           "unresolved": sum(1 for c in cases if not c["resolved"]),
            "targets": cases}
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 

@@ -109,7 +109,10 @@ def eline(n, p, rep, total_uj, window_us=5000000, cpus="cpu0:0,cpu1:0"):
 
 
 class Equivalence(unittest.TestCase):
-    """The port writes what the shell version wrote, byte for byte."""
+    """The reports of a recorded run and of two synthetic ones, byte for
+    byte as in data/bench-report/expected (first what the shell version
+    wrote; since, its files changed only on purpose, in the commits that
+    changed the format)."""
 
     def check(self, kind):
         with Tmp() as tmp:
@@ -262,6 +265,29 @@ class Targets(unittest.TestCase):
         text, _ = B.hackbench_section("juno-r0", lines[:2])
         self.assertNotIn("paired per repetition", text, "one repetition has no error bar")
 
+    @staticmethod
+    def paired_lines(g, ratios):
+        """Hackbench lines of group count G: none takes 1 s in every
+        repetition, the series RATIO s."""
+        return [f"bench-hackbench g {g} policy {p} rep {r} time_s {t}"
+                for r, ratio in enumerate(ratios, 1) for p, t in ((0, 1.0), (2, ratio))]
+
+    def test_hackbench_target_decided_by_the_error_bar(self):
+        within = self.paired_lines(1, (0.996, 1.0, 1.006))       # +0.1 +-0.6: within +1%
+        across = self.paired_lines(2, (0.98, 1.02, 1.06))        # +2.0 +-4.6: across +1%
+        above = self.paired_lines(4, (1.04, 1.05, 1.06))         # +5.0 +-1.2: above +1%
+        _, target = B.hackbench_section("juno-r0", within)
+        self.assertEqual(target, "- juno-r0, series hackbench time against none at most +1%: **met**; "
+                                 "G=1: +0.1% +-0.6\n")
+        _, target = B.hackbench_section("juno-r0", within + across)
+        self.assertEqual(target, "- juno-r0, series hackbench time against none at most +1%: "
+                                 "**not resolved**; error bar across +1% at G=2: +2.0% +-4.6; "
+                                 "within at G=1: +0.1% +-0.6\n")
+        _, target = B.hackbench_section("juno-r0", within + across + above)
+        self.assertEqual(target, "- juno-r0, series hackbench time against none at most +1%: **missed**; "
+                                 "above at G=4: +5.0% +-1.2; error bar across +1% at G=2: +2.0% +-4.6; "
+                                 "within at G=1: +0.1% +-0.6\n")
+
 
 class Verdict(unittest.TestCase):
     def test_each_target_met_or_missed_with_evidence(self):
@@ -271,12 +297,23 @@ class Verdict(unittest.TestCase):
             "- hikey960, series hackbench time against none at most +1%: **met**;\n"]))
         self.assertEqual(doc["met"], 2)
         self.assertEqual(doc["missed"], 1)
-        self.assertEqual(doc["targets"][1], {"met": False, "target": "juno-r0, series energy <= 1.05 x the optimum",
+        self.assertEqual(doc["unresolved"], 0)
+        self.assertEqual(doc["targets"][1], {"met": False, "resolved": True,
+                                             "target": "juno-r0, series energy <= 1.05 x the optimum",
                                              "evidence": "series / optimum above at N=10: 1.44"})
         self.assertEqual(doc["targets"][2]["evidence"], "")
 
+    def test_not_resolved_is_neither_met_nor_missed(self):
+        doc = json.loads(B.verdict([
+            "- juno-r0, series hackbench time against none at most +1%: **not resolved**; "
+            "error bar across +1% at G=1: +2.0% +-5.1\n"]))
+        self.assertEqual((doc["met"], doc["missed"], doc["unresolved"]), (0, 0, 1))
+        self.assertEqual(doc["targets"][0]["resolved"], False)
+        self.assertEqual(doc["targets"][0]["evidence"], "error bar across +1% at G=1: +2.0% +-5.1")
+
     def test_json_as_jq_printed_it(self):
-        self.assertEqual(B.verdict([]), '{\n  "met": 0,\n  "missed": 0,\n  "targets": []\n}\n')
+        self.assertEqual(B.verdict([]),
+                         '{\n  "met": 0,\n  "missed": 0,\n  "unresolved": 0,\n  "targets": []\n}\n')
 
 
 class AwkNumbers(unittest.TestCase):
