@@ -8,6 +8,7 @@
 #   b3 BUSY_NS EFF0_NS EFF1_NS EFF2_NS      CPU 3 meanwhile, from lab_emu/idle
 #   d STATES MEDIAN_WU_LAT_US              a periodic task on CPU 2 with idle
 #                                          states 0..STATES of CPUs 2-3 enabled
+#   f STATES MEAN_UTIL_AVG SAMPLES         that task's util_avg meanwhile
 # The driving shell stays on CPU 0, so the big domain is left alone.
 set -eu
 [ -n "${LAB_ON_CPU0:-}" ] || LAB_ON_CPU0=1 exec taskset -c 0 sh "$0" "$@"
@@ -64,7 +65,9 @@ taskset -c 2 sh -c 'cpu3() {
 	echo "b3 $(($5 - $1)) $(($6 - $2)) $(($7 - $3)) $(($8 - $4))"' sh "$c2" "$c3" "$k2" "$khz"
 
 # (d): a task of 1 ms every 20 ms on CPU 2: rt-app's wake-up latency with
-# every state, without the cluster state, with WFI only.
+# every state, without the cluster state, with WFI only; the lab models
+# the exit latency only when asked to.
+echo Y >/sys/module/lab_emu/parameters/exit_latency
 for p in "$CPUS"/cpufreq/policy*; do echo schedutil >"$p/scaling_governor"; done
 cat >/tmp/d.json <<JSON
 {
@@ -82,7 +85,21 @@ for states in 2 1 0; do
 		done
 	done
 	rm -f /tmp/d-t-0.log
-	(cd /tmp && taskset -c 0 rt-app /tmp/d.json >/dev/null 2>&1)
+	(cd /tmp && exec taskset -c 0 rt-app /tmp/d.json >/dev/null 2>&1) &
+	pid=$!
+	# (f) its utilization in the second second, from its own thread (the
+	# last one rt-app made): an exit latency is not the task's running time.
+	sleep 1
+	tid=$(for t in "/proc/$pid/task/"*; do echo "${t##*/}"; done | sort -n | tail -n 1)
+	i=0 n=0 sum=0
+	while [ $i -lt 10 ]; do
+		u=$(awk '$1 == "se.avg.util_avg" { print $3 }' "/proc/$tid/sched" 2>/dev/null || true)
+		if [ -n "$u" ]; then sum=$((sum + u)) n=$((n + 1)); fi
+		i=$((i + 1))
+		sleep 0.05
+	done
+	wait "$pid" || true
+	echo "f $states $((n ? sum / n : -1)) $n"
 	# wu_lat is the last column; the first period starts from the call.
 	med=$(awk '!/^#/ && ++n > 1 { print $NF }' /tmp/d-t-0.log | sort -n |
 		awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : -1 }')
