@@ -116,8 +116,8 @@ for g in $GROUPS_LIST; do
 	check "report: hackbench row G=$g complete" \
 		sh -c "grep '^| $g | $((40 * g)) |' '$report' | awk -F'|' 'NF == 11 { for (i = 2; i <= 10; i++) if (\$i ~ /^ *-? *\$/) exit 1; ok = 1 } END { exit !ok }'"
 done
-t=$(grep -c -E '^- juno-r0, .*\*\*(met|missed)\*\*' "$report" 2>/dev/null || true)
-check "report: the 4 targets stated met or missed ($t)" [ "$t" -eq 4 ]
+t=$(grep -c -E '^- juno-r0, .*\*\*(met|missed|not resolved)\*\*' "$report" 2>/dev/null || true)
+check "report: the 4 targets stated met, missed or not resolved ($t)" [ "$t" -eq 4 ]
 check "report: the energy plot is a PNG" \
 	sh -c "head -c 4 '$out/energy-juno-r0.png' 2>/dev/null | grep -q PNG"
 sed -n '/^## Targets/,$p' "$report" | sed 's/^/    /'
