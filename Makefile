@@ -15,7 +15,8 @@
 #                   default 6: see lab/behaviour/run.sh --help)
 #   make stress   the series on the debug kernel (lockdep, KASAN, UBSAN) under CPU
 #                 hotplug, policy and governor storms, every platform (PLATFORMS,
-#                 DURATION seconds each, default 120; make check runs 20: see
+#                 DURATION seconds each, default 120; make check runs 20, every
+#                 platform at once, as PARALLEL=1 does: see
 #                 lab/stress --help)
 #   make scale    what one wake-up's CPU selection costs per policy, in guest
 #                 instructions, on platforms of growing CPU count (PLATFORMS,
@@ -118,7 +119,7 @@ behaviour: kernel initramfs tools
 
 # lab/stress builds the debug kernel itself (make check runs it too).
 stress: initramfs tools
-	@lab/stress $(if $(PLATFORMS),-p "$(PLATFORMS)") $(if $(DURATION),-d "$(DURATION)")
+	@lab/stress $(if $(PLATFORMS),-p "$(PLATFORMS)") $(if $(DURATION),-d "$(DURATION)") $(if $(PARALLEL),-j)
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/guest $(BUILD)/tools $(BUILD)/dtb

@@ -119,4 +119,14 @@ lab/stress -k "$tmp/no-such-Image" -p juno-r0 -d 1 -o "$tmp/stress" >"$tmp/out" 
 check "lab/stress with failing boots: status $rc, its not-ok lines in results.tap, verdict.json counts them, logs kept" \
 	sh -c "[ $rc -eq 1 ] && grep -q '^not ok - juno-r0: the debug kernel boots' '$tmp/stress/results.tap' &&
 		[ \$(jq .failed '$tmp/stress/verdict.json') -ge 3 ] && grep -q 'no kernel at' '$tmp/stress/juno-r0.log'"
+# The same with the boots at once (-j): each boot's failure is still
+# reported as its own.
+rc=0
+lab/stress -j -k "$tmp/no-such-Image" -p juno-r0,gs101 -d 1 -o "$tmp/stress-j" >"$tmp/out" 2>&1 || rc=$?
+check "lab/stress -j with failing boots: status $rc, a not-ok line per boot, logs kept" \
+	sh -c "[ $rc -eq 1 ] && grep -q '^not ok - juno-r0: the debug kernel boots' '$tmp/stress-j/results.tap' &&
+		grep -q '^not ok - gs101: the debug kernel boots' '$tmp/stress-j/results.tap' &&
+		grep -q '^not ok - symmetric platform boots' '$tmp/stress-j/results.tap' &&
+		grep -q '^not ok - no-power platform boots' '$tmp/stress-j/results.tap' &&
+		grep -q 'no kernel at' '$tmp/stress-j/gs101.log'"
 tests_done
