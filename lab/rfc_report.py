@@ -363,7 +363,7 @@ def paired(runs_a, runs_b, scaled):
         return None
     p = stats.paired(a, b, relative=True)
     # One pair has no spread: the report prints its bar as 0.
-    return {"pct": p.mean, "two_se": p.two_se or 0.0, "reps": p.n}
+    return {"pct": p.mean, "two_se": p.two_se, "reps": p.n}
 
 
 def build(dirpath, emcost, platforms_dir):
@@ -602,7 +602,7 @@ def render(data):
             items = []
             for r in tt["per_n"]:
                 pr = r["paired"]
-                ptxt = f", paired {pr['pct']:+.1f}% +-{pr['two_se']:.1f}" if pr else ""
+                ptxt = f", paired {stats.paired_text(pr['pct'], pr['two_se'])}" if pr else ""
                 items.append(f"N={r['n']}: {fpct(r['lab_pct'])} vs RFC {r['rfc_pct']:+.1f}% "
                              f"({fmt(r['diff_points'], '+.1f')} points{ptxt}){'' if r['ok'] else ' MISS'}")
         else:
@@ -654,7 +654,7 @@ def render(data):
                     if "2" in policies and "b" in policies:
                         c = find(data, plat, mode, n, "2")
                         pr = c["paired_vs_baseline"] if c else None
-                        row.append(f"{pr['pct']:+.1f}% +-{pr['two_se']:.1f}" if pr else "-")
+                        row.append(stats.paired_text(pr['pct'], pr['two_se']) if pr else "-")
                     o = find_opt(data, plat, n)
                     oj = o["j30"] if o else None
                     row.append(f"{fmt(oj)} ({fpct(pct(oj, b['mean_j30'] if b else None))})")

@@ -332,7 +332,7 @@ def energy_table(priced, opt_lines, energy, dur, board):
         pair = ["-", "-"]
         if set(series) & set(eas):
             pr = stats.paired(series, eas, relative=True)
-            pair = ["%+.1f" % pr.mean, "%.1f" % (pr.two_se or 0.0)]
+            pair = ["%+.1f" % pr.mean, "-" if pr.two_se is None else "%.1f" % pr.two_se]
         rows.append(line + [oj, optdom.get(key) or "-"] + pair)
     return rows, bounds
 
@@ -357,7 +357,8 @@ def energy_section(plat, rows):
     t1bad = t2bad = t4bad = t2seen = 0
     for f in rows:
         n, e0, e1, e2, opt = f[0], f[1], f[6], f[11], f[16]
-        paired = "" if f[18] == "-" else " (paired %+.1f%% +-%.1f)" % (num(f[18]), num(f[19]))
+        paired = "" if f[18] == "-" else " (paired %s)" % stats.paired_text(
+            num(f[18]), None if f[19] == "-" else num(f[19]))
         out.append("| %d | %s | %s%% | %s (%s) | %s%% | %s (%s) | %s%% | %s | %s | %s | %s |\n"
                    % (int(num(n)), e0, f[2], e1, pct(e1, e0), f[7], e2, pct(e2, e0), f[12],
                       pct(e2, e1) + paired, opt, ratio(e1, opt), ratio(e2, opt)))
@@ -419,7 +420,7 @@ def paired_cell(ej, key, a, b):
     if not set(av) & set(bv) or any(bv[k] == 0 for k in set(av) & set(bv)):
         return "-"
     pr = stats.paired(av, bv, relative=True)
-    return "%+.1f%% +-%.1f" % (pr.mean, pr.two_se or 0.0)
+    return stats.paired_text(pr.mean, pr.two_se)
 
 
 def variants_section(plat, energy, variants):

@@ -60,6 +60,14 @@ def rsd_pct(xs):
     return None if m == 0 else 100.0 * sd(xs) / m
 
 
+def paired_text(mean_pct, two_se):
+    """A paired difference in percent as the reports print it: "+x.x%
+    +-y.y", or "+x.x% (one pair)" when one pair left no error bar."""
+    if two_se is None:
+        return "%+.1f%% (one pair)" % mean_pct
+    return "%+.1f%% +-%.1f" % (mean_pct, two_se)
+
+
 def paired(a, b, relative=False):
     """A against B over the keys both have (repetitions): the mean of
     a[k] - b[k], or with RELATIVE of 100 * (a[k] / b[k] - 1) in percent,

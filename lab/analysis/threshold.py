@@ -145,7 +145,7 @@ def pair(s, a, b):
 def cell(pr):
     if pr is None:
         return "-"
-    return "%+.1f%% +-%.1f" % (pr.mean, pr.two_se or 0.0)
+    return stats.paired_text(pr.mean, pr.two_se)
 
 
 MIN_PAIRS = 3

@@ -191,7 +191,10 @@ class Paired(unittest.TestCase):
     def test_one_pair_no_spread(self):
         energy = [eline(20, 1, 1, 1000000), eline(20, 2, 1, 950000)]
         rows, _ = B.energy_table(priced(), [], energy, 5.0, True)
-        self.assertEqual(rows[0][18:], ["-5.0", "0.0"])
+        self.assertEqual(rows[0][18:], ["-5.0", "-"])
+        text, _ = B.energy_section("juno-r0", rows)
+        self.assertIn("-5.00% (paired -5.0% (one pair))", text)
+        self.assertNotIn("+-0.0", text)
 
 
 class Variants(unittest.TestCase):
