@@ -362,7 +362,7 @@ def paired(runs_a, runs_b, scaled):
     if not set(a) & set(b):
         return None
     p = stats.paired(a, b, relative=True)
-    # One pair has no spread: the report prints its bar as 0.
+    # One pair has no spread: two_se is None, printed as "(one pair)".
     return {"pct": p.mean, "two_se": p.two_se, "reps": p.n}
 
 
