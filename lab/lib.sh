@@ -172,8 +172,17 @@ kernel_build_env() {
 LAB_CHILDREN=''
 
 # start_child CMD...: CMD in the background, stopped with the driver.
+# CMD runs in a subshell that carries the driver's command line, so a
+# signal meant for the driver (pkill -f lab/bench) reaches it too.  Left
+# to its default, the signal would kill the subshell at once and hand
+# what it started to init, out of the driver's reach, to run until its
+# own timeout; trapped, the subshell outlives its command, which
+# stop_children stops through it.
 start_child() {
-	"$@" &
+	(
+		trap 'exit 143' TERM HUP
+		"$@"
+	) &
 	LAB_CHILDREN="$LAB_CHILDREN $!"
 }
 

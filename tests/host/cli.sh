@@ -129,4 +129,29 @@ check "lab/stress -j with failing boots: status $rc, a not-ok line per boot, log
 		grep -q '^not ok - symmetric platform boots' '$tmp/stress-j/results.tap' &&
 		grep -q '^not ok - no-power platform boots' '$tmp/stress-j/results.tap' &&
 		grep -q 'no kernel at' '$tmp/stress-j/gs101.log'"
+# A signal meant for a driver that reaches the subshell running one of
+# its boot functions first (pkill -f matches both: they share the command
+# line) stops what that subshell started: nothing is left to init.
+cat >"$tmp/driver" <<DRIVER
+#!/bin/sh
+set -eu
+LAB_TOP=$LAB_TOP
+. "\$LAB_TOP/lab/lib.sh"
+boot() { sh -c 'echo \$\$ >"\$1"; exec sleep 300' sh "$tmp/boot.pid"; }
+trap stop_children EXIT
+trap 'exit 130' INT TERM
+run_child boot
+DRIVER
+sh "$tmp/driver" &
+driver=$!
+wait_until 10 test -s "$tmp/boot.pid" || true
+boot=$(cat "$tmp/boot.pid" 2>/dev/null || echo 0)
+pkill -TERM -f -- "$tmp/driver" || true
+rc=0
+wait "$driver" || rc=$?
+left=0
+wait_until 5 sh -c "! kill -0 $boot 2>/dev/null" || left=1
+check "pkill -f DRIVER: the driver (exit $rc) and what its boot function started (pid $boot) both stop" \
+	sh -c "[ $boot -gt 0 ] && [ $left = 0 ] && [ $rc -ne 0 ]"
+[ "$boot" = 0 ] || kill "$boot" 2>/dev/null || true
 tests_done
