@@ -34,7 +34,7 @@
 # tasks at a CPU class's fit threshold).  One line per run:
 #   bench-energy n N policy P rep R window_us W total_uj E domains_uj D cpus C
 #     su S clusters_uj K cluster_on_ms O cluster_busy_ms A opp_ms F
-#     run_us U period_us T
+#     run_us U period_us T loops L late Z
 # W is the metered window (rt-app's start to its exit), E the meter's total
 # over it, D the sum of its frequency-domain channels (the same energy read
 # channel by channel: a consistency check), C "cpuK:uJ,..." (where the
@@ -48,7 +48,10 @@
 # shares of the interval between the two lab_emu/idle snapshots, in ms of
 # the window W.  Clusters are named after their first CPU, as the meter's
 # channels are; F "policyK:KHZ=MS/KHZ=MS,...", the time at each OPP.  U and
-# T the task's work and period.
+# T the task's work and period.  L the loops (periods of work) the tasks
+# completed, from rt-app's logs, and Z how many of them ended past their
+# period (negative slack): energy compares policies only at equal work,
+# and a policy that leaves work undone would look cheaper.
 #
 # hackbench: hackbench --pipe --threads -g G -l LOOPS for each group count
 # G.  One line per run: "bench-hackbench g G policy P rep R time_s T su S",
@@ -253,10 +256,14 @@ JSON
 	rt-app /tmp/bench.json >/tmp/rt-app.out 2>&1 ||
 		{ echo "rt-app failed (N=$n policy $p):" >&2; tail -n 5 /tmp/rt-app.out >&2; exit 1; }
 	t1=$(now_us)
+	work=$(cat "$logdir"/*.log | awk '
+		/slack/ { for (i = 1; i <= NF; i++) if ($i == "slack") sc = i; next }
+		sc && $1 ~ /^[0-9]+$/ { n++; if ($sc < 0) late++ }
+		END { printf "%d %d", n, late }')
 	opp_snapshot /tmp/o1
 	idle_snapshot /tmp/i1
 	lab-energy >/tmp/e1
-	awk -v n="$n" -v p="$p" -v r="$r" -v w=$((t1 - t0)) -v su="$su" -v run="$run_us" -v per="$period_us" '
+	awk -v n="$n" -v p="$p" -v r="$r" -v w=$((t1 - t0)) -v su="$su" -v run="$run_us" -v per="$period_us" -v work="$work" '
 		FILENAME ~ /scope$/ { scope[$1, $2] = 1; next }
 		FILENAME ~ /i0$/ { for (k = 4; k <= NF; k++) i0[$2, k] = $k; next }
 		FILENAME ~ /i1$/ {
@@ -294,8 +301,9 @@ JSON
 				}
 				if (c in seen_p) { opps = opps psep "policy" c ":" opp[c]; psep = "," }
 			}
-			printf "bench-energy n %d policy %s rep %d window_us %d total_uj %d domains_uj %d cpus %s su %s clusters_uj %s cluster_on_ms %s cluster_busy_ms %s opp_ms %s run_us %d period_us %d\n",
-				n, p, r, w, total, dom, cpus, su, cls == "" ? "-" : cls, ons == "" ? "-" : ons, bus == "" ? "-" : bus, opps == "" ? "-" : opps, run, per
+			split(work, wk, " ")
+			printf "bench-energy n %d policy %s rep %d window_us %d total_uj %d domains_uj %d cpus %s su %s clusters_uj %s cluster_on_ms %s cluster_busy_ms %s opp_ms %s run_us %d period_us %d loops %d late %d\n",
+				n, p, r, w, total, dom, cpus, su, cls == "" ? "-" : cls, ons == "" ? "-" : ons, bus == "" ? "-" : bus, opps == "" ? "-" : opps, run, per, wk[1], wk[2]
 		}' /tmp/bench-cluster-scope /tmp/i0 /tmp/i1 /tmp/o0 /tmp/o1 /tmp/e0 /tmp/e1
 }
 
