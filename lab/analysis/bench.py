@@ -412,6 +412,44 @@ def energy_section(plat, rows):
     return "".join(out), targets
 
 
+WORK_TOLERANCE = 1.0   # %: policies' work may differ by rt-app's start and stop alone
+
+
+def work_section(plat, energy):
+    """The work the tasks did per N and policy (the loops field of the
+    energy lines, mean over runs), and a warning where a policy did more
+    than WORK_TOLERANCE % less than another: over a fixed window, work
+    left undone would pass for saved energy.  Empty for lines without
+    the field (runs before 2026-12-06)."""
+    loops = {}
+    for ln in energy:
+        f = fields(ln)
+        if "loops" not in f[:-1] or f[4] not in ("0", "1", "2"):
+            continue
+        loops.setdefault(int(num(f[2])), {}).setdefault(f[4], []).append(
+            num(f[f.index("loops") + 1]))
+    if not loops:
+        return ""
+    names = {"0": "none", "1": "6.12 EAS", "2": "series"}
+    out = [f"Work done ({plat}: periods of work the tasks completed, mean per run):\n\n",
+           "| Tasks | none | 6.12 EAS | series | least vs most |\n", "|---|---|---|---|---|\n"]
+    short = []
+    for n in sorted(loops):
+        mean = {p: sum(v) / len(v) for p, v in loops[n].items()}
+        lo, hi = min(mean.values()), max(mean.values())
+        gap = div(100 * (lo - hi), hi)
+        out.append("| %d | %s | %s | %s | %+.1f%% |\n" % (
+            n, *("%.0f" % mean[p] if p in mean else "-" for p in ("0", "1", "2")), gap))
+        if gap < -WORK_TOLERANCE:
+            least = min(mean, key=mean.get)
+            short.append("N=%d: %s %+.1f%%" % (n, names[least], gap))
+    out.append("\n")
+    if short:
+        out.append("**Unequal work** (more than %.0f%% apart), energy not comparable there: %s.\n\n"
+                   % (WORK_TOLERANCE, ", ".join(short)))
+    return "".join(out)
+
+
 def paired_cell(ej, key, a, b):
     """A's energy against B's at N = KEY, paired per repetition: "+x.x
     +-y.y" (%), "-" without a common repetition."""
@@ -668,6 +706,7 @@ def report(d):
         text, tl = energy_section(plat, rows)
         body.append(text)
         targets += tl
+        body.append(work_section(plat, energy))
         variants = [v for v in cfg.words("variants") if v in VARIANTS]
         if variants:
             body.append(variants_section(plat, energy, variants))

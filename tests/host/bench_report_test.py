@@ -213,6 +213,30 @@ class Variants(unittest.TestCase):
         self.assertNotIn("6.12's search", text, "only the variants asked for")
 
 
+def wline(n, p, rep, loops):
+    return eline(n, p, rep, 1000000) + (" su 6.12 clusters_uj - cluster_on_ms - cluster_busy_ms -"
+                                        f" opp_ms - run_us 800 period_us 16000 loops {loops} late 0")
+
+
+class Work(unittest.TestCase):
+    def test_equal_work_a_table_and_no_warning(self):
+        # 1250 and 1240 loops: 0.8% apart, within the tolerance.
+        text = B.work_section("juno-r0", [wline(10, 0, 1, 1250), wline(10, 1, 1, 1240),
+                                          wline(10, 2, 1, 1250), wline(10, 2, 2, 1250)])
+        self.assertIn("| 10 | 1250 | 1240 | 1250 | -0.8% |\n", text)
+        self.assertNotIn("Unequal work", text)
+
+    def test_unequal_work_names_the_policy_that_did_less(self):
+        text = B.work_section("juno-r0", [wline(20, 0, 1, 2500), wline(20, 1, 1, 2400),
+                                          wline(20, 2, 1, 2500), wline(20, "2m", 1, 10)])
+        self.assertIn("**Unequal work** (more than 1% apart), energy not comparable there: "
+                      "N=20: 6.12 EAS -4.0%.", text)
+        self.assertIn("| 20 | 2500 | 2400 | 2500 | -4.0% |", text, "variants are not counted")
+
+    def test_lines_without_the_field_no_section(self):
+        self.assertEqual(B.work_section("juno-r0", [eline(10, 0, 1, 1), eline(10, 2, 1, 1)]), "")
+
+
 def row(n, e0, e1, e2, opt, pair=("-", "-")):
     """An etab row: N, per policy mean, RSD, runs, window, big share."""
     cells = [str(n)]
