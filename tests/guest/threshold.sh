@@ -30,7 +30,8 @@ check "reduced make threshold runs to its end (exit $rc)" [ "$rc" -eq 0 ]
 
 # Every scenario (its tasks, work and period) x policy ran twice, metered.
 want=$(awk '{ for (p = 0; p <= 2; p++) print $6, $7, $8, p }' "$out/scenarios" 2>/dev/null | sort)
-got=$(awk '$1 == "bench-energy" && $11 > 0 { print $3, $(NF - 2), $NF, $5 }' \
+# By name: fields are added at the end of the line (loops, late).
+got=$(awk '$1 == "bench-energy" && $11 > 0 { for (i = 1; i < NF; i++) v[$i] = $(i + 1); print $3, v["run_us"], v["period_us"], $5 }' \
 	"$out/gs101/experiment.log" 2>/dev/null | sort | uniq -c | awk '$1 == 2 { print $2, $3, $4, $5 }')
 check "every scenario x policy ran twice with its own tasks, energy > 0 ($(echo "$want" | wc -l) wanted)" \
 	sh -c "[ -n '$want' ] && [ '$want' = '$got' ]"
