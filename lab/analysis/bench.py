@@ -109,6 +109,13 @@ def fields(line):
     return re.findall(r"[^ \t\n]+", line)
 
 
+def run_fields(line):
+    """A bench-energy line as a dict of its KEY VALUE pairs: fields are
+    added at the end of the line over time, so read them by name."""
+    f = fields(line)[1:]
+    return dict(zip(f[0::2], f[1::2]))
+
+
 def read_text(path):
     with open(path, "rb") as f:
         return f.read().decode(ENCODING, ERRORS)
@@ -423,11 +430,10 @@ def work_section(plat, energy):
     the field (runs before 2026-12-06)."""
     loops = {}
     for ln in energy:
-        f = fields(ln)
-        if "loops" not in f[:-1] or f[4] not in ("0", "1", "2"):
+        v = run_fields(ln)
+        if "loops" not in v or v.get("policy") not in ("0", "1", "2"):
             continue
-        loops.setdefault(int(num(f[2])), {}).setdefault(f[4], []).append(
-            num(f[f.index("loops") + 1]))
+        loops.setdefault(int(num(v["n"])), {}).setdefault(v["policy"], []).append(num(v["loops"]))
     if not loops:
         return ""
     names = {"0": "none", "1": "6.12 EAS", "2": "series"}

@@ -76,12 +76,6 @@ class Scenario:
         return 1024.0 * self.run_us / self.period_us
 
 
-def run_fields(line):
-    """A bench-energy line as a dict of its KEY VALUE pairs."""
-    f = bench.fields(line)[1:]
-    return dict(zip(f[0::2], f[1::2]))
-
-
 def read_scenarios(d):
     try:
         text = bench.read_text(os.path.join(d, "scenarios"))
@@ -96,7 +90,7 @@ def load_runs(d, plat, scens, caps):
     by_key = {s.key: s for s in scens}
     lines = bench.log_lines(os.path.join(d, plat, "experiment.log"), "bench-energy ")
     for ln in lines:
-        v = run_fields(ln)
+        v = bench.run_fields(ln)
         try:
             key = (int(v["n"]), int(v.get("run_us", 800)), int(v.get("period_us", 16000)))
             total, window = int(v["total_uj"]), int(v["window_us"])
