@@ -121,16 +121,25 @@ done
 touched=$(git -C "$KSRC" diff --name-only debian-base "$last" -- '*.c' '*.h')
 units=''
 for f in $(echo "$touched" | grep '\.c$' || true); do
+	# kernel/sched/ builds most of its files inside build_policy.c and
+	# build_utility.c (topology.c, debug.c, ...): compiled alone they
+	# lack the includes, and report errors that are not the series'.
+	u=${f%.c}.o
 	case $f in
-	kernel/sched/topology.c) u=kernel/sched/build_utility.o ;;
-	*) u=${f%.c}.o ;;
+	kernel/sched/*)
+		b=$(grep -lE "^#[[:space:]]*include[[:space:]]+\"${f##*/}\"" \
+			"$KSRC"/kernel/sched/build_*.c 2>/dev/null | head -n 1)
+		[ -z "$b" ] || u=kernel/sched/$(basename "$b" .c).o ;;
 	esac
-	units="$units $u"
+	case " $units " in
+	*" $u "*) ;;
+	*) units="$units $u" ;;
+	esac
 done
 sparse_run() {
 	bisect_at "$1" >/dev/null 2>&1
 	for u in $units; do
-		[ -f "$BISECT_SRC/${u%.o}.c" ] || [ "$u" = kernel/sched/build_utility.o ] || continue
+		[ -f "$BISECT_SRC/${u%.o}.c" ] || continue
 		kmake C=2 CHECK=sparse "$u" 2>&1 || true
 	done | grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' |
 		sed -E 's/:[0-9]+:[0-9]+:/:/' | LC_ALL=C sort -u
