@@ -55,7 +55,8 @@ VARIANTS = {"2m": "no margin (NO_ENERGY_MARGIN)",
             "2r": "root domain's tipping point (NO_ENERGY_SD_FLAG)",
             "2w": "6.12's search in the chosen domain (NO_ENERGY_SD_SEARCH)",
             "2g": "upper domains tipped by a group, not a CPU (NO_ENERGY_SD_ANY_CPU)",
-            "2a": "upper domains tipped by any one CPU, the RFC's rule (ENERGY_SD_ANY_CPU)"}
+            "2a": "upper domains tipped by any one CPU, the RFC's rule (ENERGY_SD_ANY_CPU)",
+            "2p": "a busy previous CPU held as an idle one (NO_ENERGY_LEAVE_BUSY_PREV)"}
 # Files are read and written as bytes decoded this way, so that whatever
 # a log or notes.md holds reaches the report unchanged.
 ENCODING, ERRORS = "utf-8", "surrogateescape"

@@ -9,23 +9,24 @@
 # and b, the 2018 RFC's baseline: a 4.16-like kernel without EAS
 # (sched_energy_policy 0 and the lab-only kernel.lab_wakeup_416 1: CFS
 # wake-up on asymmetric CPUs as 4.16 did it).  Every other policy sets
-# lab_wakeup_416 0.  And the series taken apart (its patch 9's scheduler
-# features, policy 2 with one part switched to 6.12's): 2m, no margin
+# lab_wakeup_416 0.  And the series taken apart (its scheduler features,
+# policy 2 with one part switched to 6.12's or the RFC's): 2m, no margin
 # (NO_ENERGY_MARGIN); 2r, the root domain's tipping point for every level
 # (NO_ENERGY_SD_FLAG); 2w, 6.12's search in the domain the per-domain flags
 # choose (NO_ENERGY_SD_SEARCH); 2g, a domain above the lowest level
 # overutilized only by a group beyond the margin as a whole or a misfit
 # task, not by any one CPU (NO_ENERGY_SD_ANY_CPU); 2a, by any one CPU, the
-# RFC's rule (ENERGY_SD_ANY_CPU).  Every other policy restores the four
-# features as the kernel booted with them.  SCHEDUTIL, for the whole
-# boot: the utilization signals the kernel runs on, 6.12 (default:
-# 6.12's), 4.16 (the RFC's: kernel.lab_util_416 1, every CFS reader of
-# utilization, schedutil, the energy estimates and the fit and
-# over-utilization tests, sees util_avg alone, no util_est, no runnable
-# boost, as in 4.16) or 4.16su (schedutil alone in 4.16's mode,
-# kernel.lab_schedutil_416 1: what "4.16" meant before
-# kernel.lab_util_416 existed).  Both 4.16 modes also set 4.16's 10 ms
-# schedutil rate limit.
+# RFC's rule (ENERGY_SD_ANY_CPU); 2p, a busy previous CPU holds the task by
+# the margin and ties as an idle one does (NO_ENERGY_LEAVE_BUSY_PREV).
+# Every other policy restores the five features as the kernel booted with
+# them.  SCHEDUTIL, for the whole boot: the utilization signals the
+# kernel runs on, 6.12 (default: 6.12's), 4.16 (the RFC's:
+# kernel.lab_util_416 1, every CFS reader of utilization, schedutil, the
+# energy estimates and the fit and over-utilization tests, sees util_avg
+# alone, no util_est, no runnable boost, as in 4.16) or 4.16su (schedutil
+# alone in 4.16's mode, kernel.lab_schedutil_416 1: what "4.16" meant
+# before kernel.lab_util_416 existed).  Both 4.16 modes also set 4.16's
+# 10 ms schedutil rate limit.
 #
 # energy: for each task count N, N periodic rt-app tasks (16 ms period,
 # 800 us of work at speed 1024, i.e. util 51.2 of 1024) for DURATION
@@ -89,6 +90,7 @@ variant_setting() {
 	2w) echo NO_ENERGY_SD_SEARCH ;;
 	2g) echo NO_ENERGY_SD_ANY_CPU ;;
 	2a) echo ENERGY_SD_ANY_CPU ;;
+	2p) echo NO_ENERGY_LEAVE_BUSY_PREV ;;
 	esac
 }
 
@@ -101,11 +103,11 @@ for p in $policies; do
 	2?)
 		f=$(variant_setting "$p")
 		f=${f#NO_}
-		[ -n "$f" ] || { echo "unknown policy '$p' (0, 1, 2, 2m, 2r, 2w, 2g, 2a or b)" >&2; exit 2; }
+		[ -n "$f" ] || { echo "unknown policy '$p' (0, 1, 2, 2m, 2r, 2w, 2g, 2a, 2p or b)" >&2; exit 2; }
 		# Present on or off: the file says NO_F for an off one.
 		tr ' ' '\n' <"$features" 2>/dev/null | grep -qx -e "$f" -e "NO_$f" ||
 			{ echo "policy $p needs $f in $features: not the series' kernel" >&2; exit 1; } ;;
-	*) echo "unknown policy '$p' (0, 1, 2, 2m, 2r, 2w, 2g, 2a or b)" >&2; exit 2 ;;
+	*) echo "unknown policy '$p' (0, 1, 2, 2m, 2r, 2w, 2g, 2a, 2p or b)" >&2; exit 2 ;;
 	esac
 done
 case $su in
@@ -146,7 +148,8 @@ boot_features=
 if [ -r "$features" ]; then
 	boot_features=$(tr ' ' '\n' <"$features" |
 		grep -x -e 'ENERGY_SD_FLAG' -e 'ENERGY_SD_SEARCH' -e 'ENERGY_MARGIN' -e 'ENERGY_SD_ANY_CPU' \
-			-e 'NO_ENERGY_SD_FLAG' -e 'NO_ENERGY_SD_SEARCH' -e 'NO_ENERGY_MARGIN' -e 'NO_ENERGY_SD_ANY_CPU' || true)
+			-e 'ENERGY_LEAVE_BUSY_PREV' -e 'NO_ENERGY_SD_FLAG' -e 'NO_ENERGY_SD_SEARCH' \
+			-e 'NO_ENERGY_MARGIN' -e 'NO_ENERGY_SD_ANY_CPU' -e 'NO_ENERGY_LEAVE_BUSY_PREV' || true)
 fi
 
 # set_features P: the series' parts as policy P takes them, as booted but

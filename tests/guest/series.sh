@@ -93,7 +93,8 @@ if guest sysctl "$DATA/sysctl-policy.sh"; then
 	check "kernel.sched_energy_policy refuses 6 bad writes, value unchanged ($n refused)" [ "$n" -eq 6 ]
 	grep -E '^(accepted|changed)-bad' "$out" | sed 's/^/    /' || true
 	# Patch 12 tips upper domains by group by default.
-	for f in ENERGY_SD_FLAG:1 ENERGY_SD_SEARCH:1 ENERGY_MARGIN:1 ENERGY_SD_ANY_CPU:0; do
+	for f in ENERGY_SD_FLAG:1 ENERGY_SD_SEARCH:1 ENERGY_MARGIN:1 ENERGY_SD_ANY_CPU:0 \
+		ENERGY_LEAVE_BUSY_PREV:1; do
 		d=${f#*:} f=${f%:*}
 		check "scheduler feature $f $([ "$d" = 1 ] && echo on || echo off) by default, turns off and on" \
 			grep -qx "feature $f default $d off 1 on 1" "$out"
