@@ -96,6 +96,10 @@ variant_setting() {
 
 [ -w "$sysctl" ] || { echo "no $sysctl: not the series' kernel" >&2; exit 1; }
 [ -n "$policies" ] || { echo "no policy: $usage" >&2; exit 2; }
+unknown_policy() {
+	echo "unknown policy '$1' (0, 1, 2, 2m, 2r, 2w, 2g, 2a, 2p or b)" >&2
+	exit 2
+}
 for p in $policies; do
 	case $p in
 	0 | 1 | 2) ;;
@@ -103,11 +107,11 @@ for p in $policies; do
 	2?)
 		f=$(variant_setting "$p")
 		f=${f#NO_}
-		[ -n "$f" ] || { echo "unknown policy '$p' (0, 1, 2, 2m, 2r, 2w, 2g, 2a, 2p or b)" >&2; exit 2; }
+		[ -n "$f" ] || unknown_policy "$p"
 		# Present on or off: the file says NO_F for an off one.
 		tr ' ' '\n' <"$features" 2>/dev/null | grep -qx -e "$f" -e "NO_$f" ||
 			{ echo "policy $p needs $f in $features: not the series' kernel" >&2; exit 1; } ;;
-	*) echo "unknown policy '$p' (0, 1, 2, 2m, 2r, 2w, 2g, 2a, 2p or b)" >&2; exit 2 ;;
+	*) unknown_policy "$p" ;;
 	esac
 done
 case $su in
@@ -147,9 +151,7 @@ fi
 boot_features=
 if [ -r "$features" ]; then
 	boot_features=$(tr ' ' '\n' <"$features" |
-		grep -x -e 'ENERGY_SD_FLAG' -e 'ENERGY_SD_SEARCH' -e 'ENERGY_MARGIN' -e 'ENERGY_SD_ANY_CPU' \
-			-e 'ENERGY_LEAVE_BUSY_PREV' -e 'NO_ENERGY_SD_FLAG' -e 'NO_ENERGY_SD_SEARCH' \
-			-e 'NO_ENERGY_MARGIN' -e 'NO_ENERGY_SD_ANY_CPU' -e 'NO_ENERGY_LEAVE_BUSY_PREV' || true)
+		grep -Ex '(NO_)?ENERGY_(SD_FLAG|SD_SEARCH|MARGIN|SD_ANY_CPU|LEAVE_BUSY_PREV)' || true)
 fi
 
 # set_features P: the series' parts as policy P takes them, as booted but
