@@ -22,6 +22,8 @@ call, the call's duration also holds the other vCPUs' turns until it runs
 again, whole ticks of them (4 ms at HZ 250: 4,000,000 instructions).  The
 median and p99 shrug that off; the mean leaves out, per run, the calls
 longer than SWITCH_FACTOR times the run's p99, and the report counts them.
+The target (series at or below 6.12) is judged on frozen runs' means and
+traced runs' medians: a traced mean mixes paths in varying shares.
 
 Writes DIR/report.md and prints it: per platform, workload and policy the
 calls, mean, median and p99 of select_task_rq_fair() (and of the
@@ -216,6 +218,23 @@ def run_means(runs, fn, w, p):
     return out
 
 
+def run_medians(runs, fn, w, p):
+    """{rep: median of FN's calls} for workload W, policy P: the cost of
+    the path most calls take.  A traced workload's mean mixes paths (the
+    searches a policy runs in a domain not overutilized while another is,
+    a share that varies run to run), so its verdict is on the medians."""
+    return {r: percentile(v[fn], 50) for (ww, pp, r), v in runs.items()
+            if ww == w and pp == p and v.get(fn)}
+
+
+def verdict_runs(runs, fn, w, p):
+    """The per-run figure a target is judged on, and its name: frozen runs
+    time the search alone, so its mean; traced runs, their medians."""
+    if w.startswith("frozen:"):
+        return run_means(runs, fn, w, p), "mean"
+    return run_medians(runs, fn, w, p), "median"
+
+
 def function_rows(plat, cpus, pds, runs, fn):
     """Table rows of FN on one platform, and {(workload, policy): mean}."""
     rows, means = [], {}
@@ -290,12 +309,13 @@ def plot(d, points, kind="frozen"):
 
 def targets(verdicts):
     out = []
-    for plat, w, p in verdicts:
+    for plat, w, what, p in verdicts:
         if p is None:
             continue
         bound = p.mean - (p.two_se or 0.0)
         ok = p.mean <= 0 or bound <= 0
-        out.append(f"- {plat}, {w}: series - 6.12 = {pm(p)} instructions per call "
+        out.append(f"- {plat}, {w}: series - 6.12 = {pm(p)} instructions per call, "
+                   f"each run's {what} paired "
                    f"({'met' if ok else 'MISSED'}: at or below 6.12's within the error bar)")
     return out
 
@@ -337,11 +357,13 @@ def report(d):
         for (w, p), m in means.items():
             points.setdefault((ENTRY, w.split(":")[0], p), []).append((cpus, m))
         for w in sorted({w for w, _, _ in runs}):
-            per = {p: run_means(runs, ENTRY, w, p) for p in (1, 2)}
+            per, what = {}, None
+            for p in (1, 2):
+                per[p], what = verdict_runs(runs, ENTRY, w, p)
             try:
-                verdicts.append((plat, w, stats.paired(per[2], per[1])))
+                verdicts.append((plat, w, what, stats.paired(per[2], per[1])))
             except ValueError:
-                verdicts.append((plat, w, None))
+                verdicts.append((plat, w, what, None))
         for fn in SEARCHES:
             rows, means = function_rows(plat, cpus, pds, runs, fn)
             search += [r.replace(f"| {plat} |", f"| {plat} | {fn} |", 1) for r in rows]
@@ -416,6 +438,10 @@ def report(d):
         *calib_rows,
         "",
         "## Target: the series' wake-up cost at or below 6.12's",
+        "",
+        "Judged per run, paired: on frozen runs the mean of the calls that searched (the "
+        "search's cost); on traced runs the median, the path most calls take, since their "
+        "mean mixes paths in shares that vary from run to run.",
         "",
         *targets(verdicts),
         "",

@@ -107,9 +107,34 @@ class WakeupCost(unittest.TestCase):
         text = W.report(self.d)
         self.assertIn("| small | 8 | 2 | periodic:8 | series | 200 | 0 | - | 951 |", text)
         self.assertIn("| small | 8 | 2 | 0.52 | 40 | 17 |", text)
-        self.assertIn("- small, periodic:8: series - 6.12 = -100 +-0 instructions per call (met", text)
-        self.assertIn("- big, periodic:64: series - 6.12 = +2000 +-0 instructions per call (MISSED", text)
+        self.assertIn("- small, periodic:8: series - 6.12 = -100 +-0 instructions per call, "
+                      "each run's median paired (met", text)
+        self.assertIn("- big, periodic:64: series - 6.12 = +2000 +-0 instructions per call, "
+                      "each run's median paired (MISSED", text)
         self.assertIn("| select_task_rq_fair | periodic | 6.12 | 8: 1051, 64: 4051 |", text)
+
+    def test_traced_verdict_on_medians_frozen_on_means(self):
+        # The series' median path is 16 cheaper than 6.12's, but one call
+        # in ten searches at 3000: its mean is higher, its median lower.
+        for w in ("hackbench:2", "frozen:8"):
+            for r in (1, 2, 3):
+                for p, costs in ((1, [1000] * 10), (2, [984] * 9 + [3000 + r])):
+                    # Either way the timing's own cost is 48 a call.
+                    if w.startswith("frozen"):
+                        lines = ["sched_clock 48 0"]
+                    else:
+                        lines = ["lab_trace_empty 48 0", "lab_trace_nested 96 1"]
+                    lines += [f"select_task_rq_fair {c + 48} 0" for c in costs]
+                    name = w.replace(":", "-")
+                    write(os.path.join(self.d, "v", "wakeup-cost", f"{name}-p{p}-r{r}.txt"),
+                          "\n".join(lines) + "\n")
+        write(os.path.join(self.d, "v", "experiment.log"), "wakeup-cost: cpus 8 perf-domains 2\n")
+        self.config("v")
+        text = W.report(self.d)
+        self.assertIn("- v, hackbench:2: series - 6.12 = -16 +-0 instructions per call, "
+                      "each run's median paired (met", text)
+        self.assertIn("- v, frozen:8: series - 6.12 = +186 +-", text)
+        self.assertIn("each run's mean paired (MISSED", text)
 
     def test_frozen_calls_that_did_not_search(self):
         for p, costs in ((0, [300] * 4), (1, [5000, 5000, 400, 400]), (2, [6000] * 4)):
