@@ -108,12 +108,19 @@ class WakeupCost(unittest.TestCase):
         self.assertIn("| small | 8 | 2 | periodic:8 | series | 200 | 0 | - | 951 |", text)
         self.assertIn("| small | 8 | 2 | 0.52 | 40 | 17 |", text)
         self.assertIn("- small, periodic:8: series - 6.12 = -100 +-0 instructions per call, "
-                      "each run's median paired (met", text)
+                      "each run's interquartile mean paired (met", text)
         self.assertIn("- big, periodic:64: series - 6.12 = +2000 +-0 instructions per call, "
-                      "each run's median paired (MISSED", text)
+                      "each run's interquartile mean paired (MISSED", text)
         self.assertIn("| select_task_rq_fair | periodic | 6.12 | 8: 1051, 64: 4051 |", text)
 
-    def test_traced_verdict_on_medians_frozen_on_means(self):
+    def test_interquartile_mean(self):
+        # A tick's quantization: the median says 16, the middle half 8.
+        self.assertEqual(W.percentile([0] * 5 + [16] * 5, 50), 0)
+        self.assertEqual(W.interquartile_mean([0, 0, 0, 0, 16, 16, 16, 16]), 8)
+        self.assertEqual(W.interquartile_mean([1, 2, 3, 1000]), 2.5)
+        self.assertEqual(W.interquartile_mean([7]), 7)
+
+    def test_traced_verdict_on_midmeans_frozen_on_means(self):
         # The series' median path is 16 cheaper than 6.12's, but one call
         # in ten searches at 3000: its mean is higher, its median lower.
         for w in ("hackbench:2", "frozen:8"):
@@ -132,7 +139,7 @@ class WakeupCost(unittest.TestCase):
         self.config("v")
         text = W.report(self.d)
         self.assertIn("- v, hackbench:2: series - 6.12 = -16 +-0 instructions per call, "
-                      "each run's median paired (met", text)
+                      "each run's interquartile mean paired (met", text)
         self.assertIn("- v, frozen:8: series - 6.12 = +186 +-", text)
         self.assertIn("each run's mean paired (MISSED", text)
 
