@@ -237,13 +237,19 @@ def run_midmeans(runs, fn, w, p):
             if ww == w and pp == p and v.get(fn)}
 
 
-def verdict_runs(runs, fn, w, p):
-    """The per-run figure a target is judged on, and its name: frozen runs
+def verdict_statistic(w):
+    """The per-run statistic workload W's target is judged on: frozen runs
     time the search alone, so its mean; traced runs, the mean of their
     middle half."""
-    if w.startswith("frozen:"):
-        return run_means(runs, fn, w, p), "mean"
-    return run_midmeans(runs, fn, w, p), "interquartile mean"
+    return "mean" if w.startswith("frozen:") else "interquartile mean"
+
+
+def verdict_runs(runs, fn, w, p):
+    """Policy P's per-run figures of FN on workload W, by
+    verdict_statistic(W)."""
+    if verdict_statistic(w) == "mean":
+        return run_means(runs, fn, w, p)
+    return run_midmeans(runs, fn, w, p)
 
 
 def function_rows(plat, cpus, pds, runs, fn):
@@ -368,9 +374,8 @@ def report(d):
         for (w, p), m in means.items():
             points.setdefault((ENTRY, w.split(":")[0], p), []).append((cpus, m))
         for w in sorted({w for w, _, _ in runs}):
-            per, what = {}, None
-            for p in (1, 2):
-                per[p], what = verdict_runs(runs, ENTRY, w, p)
+            what = verdict_statistic(w)
+            per = {p: verdict_runs(runs, ENTRY, w, p) for p in (1, 2)}
             try:
                 verdicts.append((plat, w, what, stats.paired(per[2], per[1])))
             except ValueError:

@@ -114,7 +114,8 @@ class WakeupCost(unittest.TestCase):
         self.assertIn("| select_task_rq_fair | periodic | 6.12 | 8: 1051, 64: 4051 |", text)
 
     def test_interquartile_mean(self):
-        # A tick's quantization: the median says 16, the middle half 8.
+        # A tick's quantization: calls half at 0, half at 16; the median
+        # takes one side (0 here), the mean of the middle half says 8.
         self.assertEqual(W.percentile([0] * 5 + [16] * 5, 50), 0)
         self.assertEqual(W.interquartile_mean([0, 0, 0, 0, 16, 16, 16, 16]), 8)
         self.assertEqual(W.interquartile_mean([1, 2, 3, 1000]), 2.5)
