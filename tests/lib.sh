@@ -26,9 +26,9 @@ tests_done() {
 
 # check NAME COMMAND...: one case, passing when COMMAND succeeds.
 check() {
-	name=$1
+	_check_name=$1
 	shift
-	if "$@"; then ok "$name"; else not_ok "$name"; fi
+	if "$@"; then ok "$_check_name"; else not_ok "$_check_name"; fi
 }
 
 # wait_until SECONDS COMMAND...: poll COMMAND every 0.1 s until it
@@ -55,18 +55,21 @@ json_true() {
 }
 
 # expect_fail NAME PATTERN COMMAND...: one case, passing when COMMAND fails
-# and its output matches PATTERN (the one clear message a user gets).
+# and its output matches PATTERN (the one clear message a user gets).  Its
+# variables are _-prefixed: sh has no locals, and a suite's own $out,
+# clobbered, once sent a later run's results to a removed temporary file's
+# name, left behind in /tmp.
 expect_fail() {
-	name=$1 pattern=$2
+	_ef_name=$1 _ef_pattern=$2
 	shift 2
-	out=$(mktemp)
-	if "$@" >"$out" 2>&1; then
-		not_ok "$name: succeeded, expected a failure"
-	elif grep -q -- "$pattern" "$out"; then
-		ok "$name"
+	_ef_out=$(mktemp)
+	if "$@" >"$_ef_out" 2>&1; then
+		not_ok "$_ef_name: succeeded, expected a failure"
+	elif grep -q -- "$_ef_pattern" "$_ef_out"; then
+		ok "$_ef_name"
 	else
-		not_ok "$name: no '$pattern' in its output:"
-		tail -n 10 "$out" | sed 's/^/    /'
+		not_ok "$_ef_name: no '$_ef_pattern' in its output:"
+		tail -n 10 "$_ef_out" | sed 's/^/    /'
 	fi
-	rm -f "$out"
+	rm -f "$_ef_out"
 }
