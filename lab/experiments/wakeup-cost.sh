@@ -144,11 +144,16 @@ workload() {
 	esac
 }
 
-# frozen N: N periodic tasks run for a second, then stop (SIGSTOP); the
-# selection for FROZEN_TASKS of them, FROZEN_CALLS times each, is timed
-# alone (lab_trace/select_cost) on the landscape they left, the other
-# vCPUs idle.  Lines "select_task_rq_fair NS 0" and "sched_clock NS 0",
-# the latter an empty interval timed the same way.
+# frozen N R ORDER: N periodic tasks run for a second under the current
+# policy, then stop (SIGSTOP); the selection for FROZEN_TASKS of them,
+# FROZEN_CALLS times each, is timed alone (lab_trace/select_cost) on the
+# landscape they left, the other vCPUs idle, under each policy of ORDER
+# in turn, the order rotating per task: the policies are compared on the
+# same landscape, the same tasks, in the same millisecond or two of blocked
+# utilization's decay.  Lines "select_task_rq_fair NS 0" and
+# "sched_clock NS 0" (the latter an empty interval timed the same way) go
+# to each policy's file of run R (out_file), and a line to stdout per task:
+# "wakeup-cost: frozen run R task PID policies P..." (the order timed).
 frozen() {
 	periodic "$1" 60
 	rt-app /tmp/wakeup-periodic.json >/dev/null 2>&1 &
@@ -161,15 +166,34 @@ frozen() {
 		t=${t##*/}
 		[ "$t" != "$app" ] || continue
 		[ "$n" -lt "$frozen_tasks" ] || break
-		echo "$t $frozen_calls" >"$select_cost" ||
-			die "lab_trace/select_cost refused task $t"
-		awk '{ print "select_task_rq_fair", $1, 0; print "sched_clock", $2, 0 }' \
-			"$select_cost"
+		order=$(rotate "$n" "$3")
+		echo "wakeup-cost: frozen run $2 task $t policies $order"
+		for p in $order; do
+			echo "$p" >"$sysctl"
+			echo "$t $frozen_calls" >"$select_cost" ||
+				die "lab_trace/select_cost refused task $t"
+			awk '{ print "select_task_rq_fair", $1, 0
+				print "sched_clock", $2, 0 }' \
+				"$select_cost" >>"$(out_file "frozen:$1" "$p" "$2")"
+		done
 		n=$((n + 1))
 	done
 	kill -KILL "$app"
 	wait "$app" 2>/dev/null || true
 	[ "$n" -gt 0 ] || die "rt-app started no task to time"
+}
+
+# out_file W P R: the samples of workload W, policy P, run R.
+out_file() {
+	echo "wakeup-cost/$(echo "$1" | tr ':' '-')-p$2-r$3.txt"
+}
+
+# rotate I LIST: LIST from its (I mod length)th word on, then the rest.
+rotate() {
+	echo "$2" | awk -v i="$1" '{
+		for (j = 0; j < NF; j++)
+			printf "%s ", $((j + i) % NF + 1)
+	}'
 }
 
 lost() {
@@ -213,22 +237,28 @@ i=0
 while [ "$i" -lt "$iter" ]; do
 	r=$((i + 1))
 	# Rotate the order: iteration i starts at the (i mod k)th policy.
-	order=$(echo "$policies" | awk -v i="$i" '{
-		for (j = 0; j < NF; j++)
-			printf "%s ", $((j + i) % NF + 1)
-	}')
+	order=$(rotate "$i" "$policies")
 	for w in $workloads; do
+		if [ "${w%%:*}" = frozen ]; then
+			# One landscape a run, made under the policies in turn.
+			echo "${order%% *}" >"$sysctl"
+			sleep 1
+			graph off
+			for p in $order; do
+				: >"$(out_file "$w" "$p" "$r")"
+			done
+			frozen "${w#frozen:}" "$r" "$order"
+			for p in $order; do
+				echo "wakeup-cost workload $w policy $p rep $r" \
+					"samples $(wc -l <"$(out_file "$w" "$p" "$r")")" \
+					"lost 0"
+			done
+			continue
+		fi
 		for p in $order; do
 			echo "$p" >"$sysctl"
 			sleep 1
-			out=wakeup-cost/$(echo "$w" | tr ':' '-')-p$p-r$r.txt
-			if [ "${w%%:*}" = frozen ]; then
-				graph off
-				frozen "${w#frozen:}" >"$out"
-				echo "wakeup-cost workload $w policy $p rep $r" \
-					"samples $(wc -l <"$out") lost 0"
-				continue
-			fi
+			out=$(out_file "$w" "$p" "$r")
 			graph on
 			echo >"$tracing/trace"
 			echo 1 >"$tracing/tracing_on"
