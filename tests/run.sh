@@ -8,8 +8,9 @@
 #   SUITE       a suite's name (runner, tests/guest/runner.sh): only these
 #               (default: every suite, host ones first)
 #   -h, --help  this help
-# Results: results/check-<date>-<time>/results.tap (every case) and
-# verdict.json.  Exit status: 0 when every case passes, 1 otherwise.
+# Results: results/check-<date>-<time>/results.tap (every case),
+# verdict.json and seconds.txt (the build's and each suite's wall time,
+# "NAME SECONDS", for whoever makes make check faster).  Exit status: 0 when every case passes, 1 otherwise.
 set -eu
 LAB_TOP=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
 cd "$LAB_TOP"
@@ -54,12 +55,14 @@ tally() {
 }
 
 echo "== build"
+t0=$(date +%s)
 if make -s kernel initramfs tools; then
 	echo "ok - build: kernel, initramfs, tools" | tee "$log"
 else
 	echo "not ok - build: kernel, initramfs or tools failed" | tee "$log"
 fi
 tally
+echo "build $(( $(date +%s) - t0 ))" >"$outdir/seconds.txt"
 if [ "$fail" -gt 0 ]; then
 	echo "$pass passed, $fail failed"
 	verdict_json "$all" >"$outdir/verdict.json"
@@ -82,11 +85,12 @@ for suite in $suites; do
 	fi
 	tally
 	echo "   ($(( $(date +%s) - t0 ))s)"
+	echo "${suite#tests/} $(( $(date +%s) - t0 ))" >>"$outdir/seconds.txt"
 done
 
 elapsed=$(( $(date +%s) - start ))
 echo "make check took $((elapsed / 60))m$((elapsed % 60))s"
 verdict_json "$all" >"$outdir/verdict.json"
-echo "results: ${outdir#"$LAB_TOP"/}/results.tap, verdict.json"
+echo "results: ${outdir#"$LAB_TOP"/}/results.tap, verdict.json, seconds.txt"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
