@@ -567,6 +567,7 @@ def hackbench_section(plat, lines):
     if paired:
         out.append("Series against none, paired per repetition (adjacent runs of one boot), "
                    "+- two standard errors: %s.\n\n" % ", ".join(paired))
+    out.append(hackbench_energy(lines))
     if not seen:
         miss = " no hackbench run"
         bad += 1
@@ -581,6 +582,36 @@ def hackbench_section(plat, lines):
     target = ("- %s, series hackbench time against none at most +%d%%: **%s**;%s\n"
               % (plat, HB_TARGET_PCT, state, " " + "; ".join(evidence) if evidence else ""))
     return "".join(out), target
+
+
+def hackbench_energy(lines):
+    """What the hackbench runs cost on the meter (their total_uj, absent
+    from runs before it was logged): per G, each policy's mean in J and
+    each EAS policy against none, paired per repetition, so that a
+    slower policy's time reads beside what it saved or cost."""
+    uj = {}
+    for ln in lines:
+        kv = run_fields(ln)
+        if kv.get("policy") in POLICIES and "total_uj" in kv:
+            uj.setdefault((kv["g"], kv["policy"]), {})[kv["rep"]] = num(kv["total_uj"])
+    if not uj:
+        return ""
+    cells = []
+    for g in sorted({g for g, _ in uj}, key=int):
+        none = uj.get((g, "0"), {})
+        cell = "G=%s: %s" % (g, " / ".join(
+            "%.3f" % (stats.mean(list(uj[(g, p)].values())) / 1e6) if (g, p) in uj else "-"
+            for p in POLICIES))
+        for p, name in (("1", "6.12"), ("2", "series")):
+            runs = uj.get((g, p), {})
+            common = set(runs) & set(none)
+            if len(common) > 1 and all(none[k] > 0 for k in common):
+                pr = stats.paired(runs, none, relative=True)
+                cell += ", %s %+.1f%% +-%.1f" % (name, pr.mean, pr.two_se)
+        cells.append(cell)
+    return ("Energy of the runs on the meter, J (none / 6.12 EAS / series), and each EAS "
+            "policy against none, paired per repetition, +- two standard errors: %s.\n\n"
+            % "; ".join(cells))
 
 
 def plot_data(rows):

@@ -55,8 +55,11 @@
 # and a policy that leaves work undone would look cheaper.
 #
 # hackbench: hackbench --pipe --threads -g G -l LOOPS for each group count
-# G.  One line per run: "bench-hackbench g G policy P rep R time_s T su S",
-# T being hackbench's own "Time:" figure.
+# G.  One line per run: "bench-hackbench g G policy P rep R time_s T su S
+# total_uj E", T being hackbench's own "Time:" figure, E the meter's total
+# over the run (from before hackbench starts to after it exits; added
+# later, and absent without a meter): what the same work cost, where a
+# policy that is slower may also be cheaper.
 #
 # IDLE, for the whole boot: the idle states the CPUs may use: all
 # (default), cpu (no cluster-scope state: a cluster never powers down)
@@ -314,9 +317,11 @@ JSON
 
 # hackbench G POLICY REP (LOOPS is arg)
 hackbench_run() {
+	e0=$(lab-energy | awk '$1 == "total" { print $2 }')
 	t=$(hackbench --pipe --threads -g "$1" -l "$arg" 2>&1 | sed -n 's/^Time: *//p')
 	[ -n "$t" ] || { echo "hackbench -g $1 -l $arg printed no time" >&2; exit 1; }
-	echo "bench-hackbench g $1 policy $2 rep $3 time_s $t su $su"
+	e1=$(lab-energy | awk '$1 == "total" { print $2 }')
+	echo "bench-hackbench g $1 policy $2 rep $3 time_s $t su $su${e0:+ total_uj $((e1 - e0))}"
 }
 
 case $mode in

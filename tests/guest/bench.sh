@@ -99,6 +99,11 @@ check "energy: every run between the meter model's floor and ceiling" \
 echo "$bad" | sed '/^$/d; s/^/    /'
 n=$(awk '$1 == "bench-hackbench" && !($9 > 0)' "$hlog" 2>/dev/null | wc -l)
 check "hackbench: every run printed a time > 0 ($n not)" [ "$n" -eq 0 ]
+n=$(awk '$1 == "bench-hackbench" && !($12 == "total_uj" && $13 > 0)' "$hlog" 2>/dev/null | wc -l)
+check "hackbench: every run metered > 0 uJ ($n not)" [ "$n" -eq 0 ]
+check "report: the hackbench runs' energy, the series paired against none" \
+	grep -q '^Energy of the runs on the meter, J .* G=1: [0-9.]* / [0-9.]* / [0-9.]*, 6.12 [-+][0-9.]*% +-[0-9.]*, series [-+][0-9.]*% +-[0-9.]*' \
+	"$out/report.md"
 
 # The report: a full row per N and G, no missing cell, the optimum no
 # lower than the floor of any run at that N.

@@ -292,6 +292,18 @@ class Targets(unittest.TestCase):
         text, _ = B.hackbench_section("juno-r0", lines[:2])
         self.assertNotIn("paired per repetition", text, "one repetition has no error bar")
 
+    def test_hackbench_energy_paired_against_none(self):
+        # None 2.0 and 4.0 J, the series 10% and 20% less: -15.0 +-10.0.
+        lines = [f"bench-hackbench g 1 policy {p} rep {r} time_s 1.0 su 6.12 total_uj {uj}"
+                 for p, r, uj in ((0, 1, 2000000), (2, 1, 1800000), (0, 2, 4000000), (2, 2, 3200000))]
+        text, _ = B.hackbench_section("juno-r0", lines)
+        self.assertIn("Energy of the runs on the meter, J (none / 6.12 EAS / series), and each EAS "
+                      "policy against none, paired per repetition, +- two standard errors: "
+                      "G=1: 3.000 / - / 2.500, series -15.0% +-10.0.\n", text)
+        old = [ln.split(" total_uj")[0] for ln in lines]
+        text, _ = B.hackbench_section("juno-r0", old)
+        self.assertNotIn("Energy of the runs", text, "runs logged before the meter's field")
+
     @staticmethod
     def paired_lines(g, ratios):
         """Hackbench lines of group count G: none takes 1 s in every
