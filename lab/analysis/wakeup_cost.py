@@ -24,7 +24,11 @@ median and p99 shrug that off; the mean leaves out, per run, the calls
 longer than SWITCH_FACTOR times the run's p99, and the report counts them.
 The target (series at or below 6.12) is judged on frozen runs' means and
 traced runs' interquartile means: a traced mean mixes paths in varying
-shares, and the median moves in 16 ns steps.
+shares, and the median moves in 16 ns steps.  Frozen runs time every
+policy on the same tasks (the guest logs each task's order, "wakeup-cost:
+frozen run R task PID policies P..."): there the two policies are paired
+task by task, and a task one of them did not search for is left out for
+both; runs without those lines are paired run by run.
 
 Writes DIR/report.md and prints it: per platform, workload and policy the
 calls, mean, median and p99 of select_task_rq_fair() (and of the
@@ -145,6 +149,65 @@ def read_platform(d):
     return cpus, pds, runs, calib, boot
 
 
+def frozen_orders(d):
+    """{rep: [policies' order, one tuple per task, in the order timed]} of
+    a platform's frozen runs, from the guest's per-task lines; empty for
+    runs logged without them."""
+    out = {}
+    with open(os.path.join(d, "experiment.log"), encoding="utf-8") as f:
+        for line in f:
+            w = line.split()
+            if w[:3] != ["wakeup-cost:", "frozen", "run"]:
+                continue
+            if len(w) < 8 or w[4] != "task" or w[6] != "policies" or not w[3].isdigit():
+                raise CostError(f"{d}/experiment.log: not a task's line: {line.strip()!r}")
+            out.setdefault(int(w[3]), []).append(tuple(int(p) for p in w[7:]))
+    return out
+
+
+def task_means(xs, ntasks):
+    """The mean of each task's unswitched calls, XS being NTASKS equal
+    blocks of calls, one per task, in the order timed."""
+    if ntasks < 1 or len(xs) % ntasks:
+        raise CostError(f"{len(xs)} calls are not {ntasks} tasks' equal shares")
+    k = len(xs) // ntasks
+    return [stats.mean(unswitched(xs[i * k:(i + 1) * k])) for i in range(ntasks)]
+
+
+def task_pairs(runs, orders, w):
+    """Series - 6.12 per task on frozen workload W: (stats.Paired over the
+    tasks both searched for, tasks left out, {"6.12 first" / "series
+    first": Paired}), or None without task lines.  A task did not search
+    under a policy when its mean is under that policy's search_floor()."""
+    diffs, by_order, left_out = {}, {"6.12 first": {}, "series first": {}}, 0
+    for r, tasks in sorted(orders.items()):
+        m = {}
+        for p in (1, 2):
+            xs = runs.get((w, p, r), {}).get(ENTRY)
+            if not xs:
+                break
+            try:
+                m[p] = task_means(xs, len(tasks))
+            except CostError as e:
+                raise CostError(f"{w} policy {p} run {r}: {e} (the log's task lines)") from None
+        if len(m) < 2:
+            continue
+        floors = {p: search_floor(runs, ENTRY, w, p) or 0 for p in (1, 2)}
+        for i, order in enumerate(tasks):
+            if m[1][i] <= floors[1] or m[2][i] <= floors[2]:
+                left_out += 1
+                continue
+            d = m[2][i] - m[1][i]
+            diffs[(r, i)] = d
+            first = "6.12 first" if order.index(1) < order.index(2) else "series first"
+            by_order[first][(r, i)] = d
+    if not diffs:
+        return None
+    zero = dict.fromkeys(diffs, 0.0)
+    split = {k: stats.paired(v, {x: 0.0 for x in v}) for k, v in by_order.items() if v}
+    return stats.paired(diffs, zero), left_out, split
+
+
 def host_seconds(d, plat):
     """The host's wall time of the platform's boot, whole (lab/run's "done
     in Ns" in DIR/PLATFORM.log), or None."""
@@ -252,8 +315,10 @@ def verdict_runs(runs, fn, w, p):
     return run_midmeans(runs, fn, w, p)
 
 
-def function_rows(plat, cpus, pds, runs, fn):
-    """Table rows of FN on one platform, and {(workload, policy): mean}."""
+def function_rows(plat, cpus, pds, runs, fn, task_paired=None):
+    """Table rows of FN on one platform, and {(workload, policy): mean}.
+    TASK_PAIRED, {workload: stats.Paired}: the series - 6.12 column of
+    those workloads, paired task by task, in place of run by run."""
     rows, means = [], {}
     workloads = sorted({w for w, _, _ in runs})
     for w in workloads:
@@ -272,7 +337,9 @@ def function_rows(plat, cpus, pds, runs, fn):
             if m is not None:
                 means[(w, p)] = m
             vs = None
-            if p == 2 and 1 in per_rep:
+            if p == 2 and w in (task_paired or {}):
+                vs = task_paired[w]
+            elif p == 2 and 1 in per_rep:
                 try:
                     vs = stats.paired(per_rep[2], per_rep[1])
                 except ValueError:
@@ -326,15 +393,27 @@ def plot(d, points, kind="frozen"):
 
 def targets(verdicts):
     out = []
-    for plat, w, what, p in verdicts:
+    for plat, w, what, p, extra in verdicts:
         if p is None:
             continue
         bound = p.mean - (p.two_se or 0.0)
         ok = p.mean <= 0 or bound <= 0
         out.append(f"- {plat}, {w}: series - 6.12 = {pm(p)} instructions per call, "
-                   f"each run's {what} paired "
+                   f"{what} paired{extra} "
                    f"({'met' if ok else 'MISSED'}: at or below 6.12's within the error bar)")
     return out
+
+
+def task_verdict(tp):
+    """The target line's words for a task-by-task pairing (task_pairs())."""
+    p, left_out, split = tp
+    extra = f" over {p.n} tasks"
+    if left_out:
+        extra += f", {left_out} left out (one policy did not search)"
+    if split:
+        extra += "; by order: " + ", ".join(
+            f"{k} {pm(v)} ({v.n})" for k, v in sorted(split.items()))
+    return "each task's mean", extra
 
 
 def report(d):
@@ -369,17 +448,26 @@ def report(d):
             calib_rows.append(f"| {plat} | {how} | {len(c)} | {fmt(stats.mean(c))} "
                               f"| {fmt(stats.sd(c), 1)} | {fmt(stats.mean(h))} "
                               f"| {fmt(stats.sd(h), 1)} |")
-        rows, means = function_rows(plat, cpus, pds, runs, ENTRY)
+        orders = frozen_orders(pdir)
+        tps = {w: task_pairs(runs, orders, w) for w in {w for w, _, _ in runs}
+               if w.startswith("frozen:") and orders}
+        tps = {w: tp for w, tp in tps.items() if tp}
+        rows, means = function_rows(plat, cpus, pds, runs, ENTRY,
+                                    {w: tp[0] for w, tp in tps.items()})
         entry += rows
         for (w, p), m in means.items():
             points.setdefault((ENTRY, w.split(":")[0], p), []).append((cpus, m))
         for w in sorted({w for w, _, _ in runs}):
-            what = verdict_statistic(w)
+            if w in tps:
+                what, extra = task_verdict(tps[w])
+                verdicts.append((plat, w, what, tps[w][0], extra))
+                continue
+            what = f"each run's {verdict_statistic(w)}"
             per = {p: verdict_runs(runs, ENTRY, w, p) for p in (1, 2)}
             try:
-                verdicts.append((plat, w, what, stats.paired(per[2], per[1])))
+                verdicts.append((plat, w, what, stats.paired(per[2], per[1]), ""))
             except ValueError:
-                verdicts.append((plat, w, what, None))
+                verdicts.append((plat, w, what, None, ""))
         for fn in SEARCHES:
             rows, means = function_rows(plat, cpus, pds, runs, fn)
             search += [r.replace(f"| {plat} |", f"| {plat} | {fn} |", 1) for r in rows]
@@ -457,8 +545,11 @@ def report(d):
         "",
         "## Target: the series' wake-up cost at or below 6.12's",
         "",
-        "Judged per run, paired: on frozen runs the mean of the calls that searched (the "
-        "search's cost); on traced runs the interquartile mean (of the middle half of the "
+        "Paired: on frozen runs, task by task where the guest logged its tasks (each "
+        "timed under every policy), the mean of the calls of each task both searched for, "
+        "split by which of the two was timed first (blocked utilization decays in "
+        "between); on older frozen runs, run by run, the mean of the calls that searched "
+        "(the search's cost); on traced runs, run by run, the interquartile mean (of the middle half of the "
         "calls: the path most calls take, since their mean mixes paths in shares that vary "
         "from run to run, and finer than the median, which the timer's 16 ns step quantizes).",
         "",

@@ -144,16 +144,18 @@ workload() {
 	esac
 }
 
-# frozen N R ORDER: N periodic tasks run for a second under the current
-# policy, then stop (SIGSTOP); the selection for FROZEN_TASKS of them,
-# FROZEN_CALLS times each, is timed alone (lab_trace/select_cost) on the
-# landscape they left, the other vCPUs idle, under each policy of ORDER
-# in turn, the order rotating per task: the policies are compared on the
-# same landscape, the same tasks, in the same millisecond or two of blocked
-# utilization's decay.  Lines "select_task_rq_fair NS 0" and
-# "sched_clock NS 0" (the latter an empty interval timed the same way) go
-# to each policy's file of run R (out_file), and a line to stdout per task:
-# "wakeup-cost: frozen run R task PID policies P..." (the order timed).
+# frozen N R: N periodic tasks run for a second under the current policy,
+# then stop (SIGSTOP); the selection for FROZEN_TASKS of them, FROZEN_CALLS
+# times each, is timed alone (lab_trace/select_cost) on the landscape they
+# left, the other vCPUs idle, under each of POLICIES in turn: the policies
+# are compared on the same landscape and the same tasks, a few
+# milliseconds apart (200 calls take about 1 ms at 8 CPUs, 30 at 256),
+# during which blocked utilization decays.  Each task takes the next of the
+# policies' orders (permute, counted over the runs), so that over k! tasks
+# each policy precedes each other as often.  Lines "select_task_rq_fair NS
+# 0" and "sched_clock NS 0" (the latter an empty interval timed the same
+# way) go to each policy's file of run R (out_file), and a line per task to
+# stdout: "wakeup-cost: frozen run R task PID policies P..." (the order).
 frozen() {
 	periodic "$1" 60
 	rt-app /tmp/wakeup-periodic.json >/dev/null 2>&1 &
@@ -166,9 +168,9 @@ frozen() {
 		t=${t##*/}
 		[ "$t" != "$app" ] || continue
 		[ "$n" -lt "$frozen_tasks" ] || break
-		order=$(rotate "$n" "$3")
-		echo "wakeup-cost: frozen run $2 task $t policies $order"
-		for p in $order; do
+		task_order=$(permute $((($2 - 1) * frozen_tasks + n)) "$policies")
+		echo "wakeup-cost: frozen run $2 task $t policies $task_order"
+		for p in $task_order; do
 			echo "$p" >"$sysctl"
 			echo "$t $frozen_calls" >"$select_cost" ||
 				die "lab_trace/select_cost refused task $t"
@@ -186,6 +188,29 @@ frozen() {
 # out_file W P R: the samples of workload W, policy P, run R.
 out_file() {
 	echo "wakeup-cost/$(echo "$1" | tr ':' '-')-p$2-r$3.txt"
+}
+
+# permute I LIST: the (I mod k!)th of LIST's k! orders, lexicographic by
+# position (0: LIST itself).
+permute() {
+	echo "$2" | awk -v i="$1" '{
+		f = 1
+		for (j = 2; j <= NF; j++)
+			f *= j
+		i %= f
+		m = NF
+		for (j = 1; j <= NF; j++)
+			left[j] = $j
+		for (j = NF; j >= 1; j--) {
+			f /= j
+			k = int(i / f)
+			i %= f
+			printf "%s ", left[k + 1]
+			for (q = k + 1; q < m; q++)
+				left[q] = left[q + 1]
+			m--
+		}
+	}'
 }
 
 # rotate I LIST: LIST from its (I mod length)th word on, then the rest.
@@ -247,7 +272,7 @@ while [ "$i" -lt "$iter" ]; do
 			for p in $order; do
 				: >"$(out_file "$w" "$p" "$r")"
 			done
-			frozen "${w#frozen:}" "$r" "$order"
+			frozen "${w#frozen:}" "$r"
 			for p in $order; do
 				echo "wakeup-cost workload $w policy $p rep $r" \
 					"samples $(wc -l <"$(out_file "$w" "$p" "$r")")" \

@@ -156,6 +156,33 @@ class WakeupCost(unittest.TestCase):
         self.assertIn("| f | 8 | 2 | frozen:8 | series | 4 | 0 | 0 | 6000 | 6000 | 6000 | 0.0 | +1000 |", text)
         self.assertIn("| f | 8 | 2 | frozen:8 | none | 4 | 0 | - | 300 |", text)
 
+    def test_frozen_paired_task_by_task(self):
+        # Two runs of two tasks, 10 calls each.  The series costs 100
+        # less on every task but one, where 6.12 did not search (under
+        # 3 x none's 300): that task is left out for both policies.
+        costs = {1: [(5000, 5000), (6000, 400)], 2: [(4900, 4900), (5900, 5000)]}
+        log = ["wakeup-cost: cpus 8 perf-domains 2"]
+        for r in (1, 2):
+            log += [f"wakeup-cost: frozen run {r} task {10 * r + 1} policies 0 1 2",
+                    f"wakeup-cost: frozen run {r} task {10 * r + 2} policies 2 1 0"]
+            for p in (0, 1, 2):
+                tasks = [(300, 300)] if p == 0 else [costs[p][r - 1]]
+                lines = [f"select_task_rq_fair {c + 48} 0\nsched_clock 48 0"
+                         for c in tasks[0] for _ in range(10)]
+                write(os.path.join(self.d, "t", "wakeup-cost", f"frozen-8-p{p}-r{r}.txt"),
+                      "\n".join(lines) + "\n")
+        write(os.path.join(self.d, "t", "experiment.log"), "\n".join(log) + "\n")
+        self.config("t")
+        text = W.report(self.d)
+        self.assertIn("- t, frozen:8: series - 6.12 = -100 +-0 instructions per call, each "
+                      "task's mean paired over 3 tasks, 1 left out (one policy did not "
+                      "search); by order: 6.12 first -100 +-0 (2), series first -100 (1) (met", text)
+        self.assertIn("| t | 8 | 2 | frozen:8 | series | 40 | 0 | 0 |", text)
+        log.append("wakeup-cost: frozen run 1 task 13 policies 1 0 2")
+        write(os.path.join(self.d, "t", "experiment.log"), "\n".join(log) + "\n")
+        with self.assertRaisesRegex(W.CostError, "20 calls are not 3 tasks' equal shares"):
+            W.report(self.d)
+
     def test_switched_calls_left_out_of_the_mean(self):
         xs = list(range(1000, 1100)) * 10 + [4_000_000]
         kept = W.unswitched(xs)
