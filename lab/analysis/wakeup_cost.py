@@ -165,20 +165,28 @@ def frozen_orders(d):
     return out
 
 
-def task_means(xs, ntasks):
-    """The mean of each task's unswitched calls, XS being NTASKS equal
-    blocks of calls, one per task, in the order timed."""
+def task_means(xs, ntasks, floor):
+    """Per task, XS being NTASKS equal blocks of calls, one per task in
+    the order timed: the mean of its unswitched calls that searched (above
+    FLOOR), or None where fewer than half of them did."""
     if ntasks < 1 or len(xs) % ntasks:
         raise CostError(f"{len(xs)} calls are not {ntasks} tasks' equal shares")
     k = len(xs) // ntasks
-    return [stats.mean(unswitched(xs[i * k:(i + 1) * k])) for i in range(ntasks)]
+    out = []
+    for i in range(ntasks):
+        kept = unswitched(xs[i * k:(i + 1) * k])
+        found = searched(kept, floor)
+        out.append(stats.mean(found) if 2 * len(found) >= len(kept) else None)
+    return out
 
 
 def task_pairs(runs, orders, w):
     """Series - 6.12 per task on frozen workload W: (stats.Paired over the
     tasks both searched for, tasks left out, {"6.12 first" / "series
-    first": Paired}), or None without task lines.  A task did not search
-    under a policy when its mean is under that policy's search_floor()."""
+    first": Paired}), or None without task lines.  Each task's mean is of
+    its calls that searched (above the policy's search_floor()); a task
+    is left out for both where fewer than half of its calls searched
+    under either."""
     diffs, by_order, left_out = {}, {"6.12 first": {}, "series first": {}}, 0
     for r, tasks in sorted(orders.items()):
         m = {}
@@ -187,14 +195,13 @@ def task_pairs(runs, orders, w):
             if not xs:
                 break
             try:
-                m[p] = task_means(xs, len(tasks))
+                m[p] = task_means(xs, len(tasks), search_floor(runs, ENTRY, w, p))
             except CostError as e:
                 raise CostError(f"{w} policy {p} run {r}: {e} (the log's task lines)") from None
         if len(m) < 2:
             continue
-        floors = {p: search_floor(runs, ENTRY, w, p) or 0 for p in (1, 2)}
         for i, order in enumerate(tasks):
-            if m[1][i] <= floors[1] or m[2][i] <= floors[2]:
+            if m[1][i] is None or m[2][i] is None:
                 left_out += 1
                 continue
             d = m[2][i] - m[1][i]

@@ -22,7 +22,7 @@
 #   hackbench:G   hackbench --pipe --threads -g G -l 100: overutilized, the
 #                 usual wake-up path and the tipping point's cost
 #   frozen:N      N periodic tasks run 1 s and stop; then the selection for
-#                 4 of them is timed alone, 200 times each, with the other
+#                 6 of them is timed alone, 200 times each, with the other
 #                 vCPUs idle (lab_trace/select_cost, see frozen()): QEMU
 #                 runs one vCPU at a time and its clock counts them all, so
 #                 a traced call in a running workload is charged the turns
@@ -51,7 +51,9 @@ tracing=/sys/kernel/tracing
 sysctl=/proc/sys/kernel/sched_energy_policy
 empty=/sys/kernel/debug/lab_trace/empty_calls
 select_cost=/sys/kernel/debug/lab_trace/select_cost
-frozen_tasks=4 frozen_calls=200
+# Six tasks a run: each run's landscape sees each of three policies' six
+# orders once.
+frozen_tasks=6 frozen_calls=200
 
 die() {
 	echo "wakeup-cost: $*" >&2
@@ -151,8 +153,8 @@ workload() {
 # are compared on the same landscape and the same tasks, a few
 # milliseconds apart (200 calls take about 1 ms at 8 CPUs, 30 at 256),
 # during which blocked utilization decays.  Each task takes the next of the
-# policies' orders (permute, counted over the runs), so that over k! tasks
-# each policy precedes each other as often.  Lines "select_task_rq_fair NS
+# policies' orders (permute, counted over the runs), so that over k! tasks,
+# one run's with three policies, each policy precedes each other as often.  Lines "select_task_rq_fair NS
 # 0" and "sched_clock NS 0" (the latter an empty interval timed the same
 # way) go to each policy's file of run R (out_file), and a line per task to
 # stdout: "wakeup-cost: frozen run R task PID policies P..." (the order).

@@ -24,44 +24,43 @@ check "reduced make scale runs to its end (exit $rc)" [ "$rc" -eq 0 ]
 [ "$rc" -eq 0 ] || tail -n 20 "$tmp/log" | sed 's/^/    /'
 
 log=$out/juno-r0/experiment.log
-# 4 tasks x 200 calls, two lines a call (the call and the empty interval).
-n=$(awk '$2 == "workload" && $3 == "frozen:6" && $9 == 1600 && $11 == 0' \
+# 6 tasks x 200 calls, two lines a call (the call and the empty interval).
+n=$(awk '$2 == "workload" && $3 == "frozen:6" && $9 == 2400 && $11 == 0' \
 	"$log" 2>/dev/null | wc -l)
-check "3 runs x 3 policies, each 4 tasks x 200 calls, nothing lost ($n)" [ "$n" -eq 9 ]
+check "3 runs x 3 policies, each 6 tasks x 200 calls, nothing lost ($n)" [ "$n" -eq 9 ]
 # The policy that made each run's landscape is the first one the run lists.
 firsts=$(awk '$2 == "workload" && $7 != r { r = $7; printf "%s ", $5 }' \
 	"$log" 2>/dev/null)
 check "each run's landscape made under another policy (first policies: $firsts)" \
 	[ "$firsts" = "0 1 2 " ]
-# Each run: 4 tasks, each timed under the three policies; over the 12
-# tasks each of the 6 orders twice, so that each policy precedes each
-# other as often.
+# Each run: 6 tasks, each timed under the three policies in another of
+# the 6 orders, so that on each landscape each policy precedes each other
+# as often.
 tasks=$(awk '$2 == "frozen" && $3 == "run" {
 	order = $8 $9 $10
 	if (NF != 10 || $7 != "policies" || order !~ /^(012|021|102|120|201|210)$/)
 		bad++
 	n[$4]++
-	seen[order]++
+	if (seen[$4, order]++)
+		bad++
+	orders[order] = 1
 } END {
 	for (r in n)
-		if (n[r] != 4)
+		if (n[r] != 6)
 			bad++
-	for (o in seen)
-		if (seen[o] != 2)
-			bad++
-	print length(n) + 0, length(seen) + 0, bad + 0
+	print length(n) + 0, length(orders) + 0, bad + 0
 }' "$log" 2>/dev/null)
-check "each run timed 4 tasks under every policy, each order twice (runs, orders, faults: $tasks)" \
+check "each run timed 6 tasks under every policy, each in another order (runs, orders, faults: $tasks)" \
 	[ "$tasks" = "3 6 0" ]
 same=1
 for r in 1 2 3; do
 	for p in 0 1 2; do
 		f=$out/juno-r0/wakeup-cost/frozen-6-p$p-r$r.txt
-		[ "$(grep -c '^select_task_rq_fair [0-9]* 0$' "$f" 2>/dev/null)" = 800 ] ||
+		[ "$(grep -c '^select_task_rq_fair [0-9]* 0$' "$f" 2>/dev/null)" = 1200 ] ||
 			same=0
 	done
 done
-check "every policy timed 800 selections in every run" [ "$same" -eq 1 ]
+check "every policy timed 1200 selections in every run" [ "$same" -eq 1 ]
 check "report: the series paired with 6.12 task by task on juno-r0's frozen runs, verdict stated" \
 	grep -q -E '^- juno-r0, frozen:6: series - 6.12 = [-+][0-9]+ \+-[0-9]+ instructions per call, each task.s mean paired over [0-9]+ tasks.*; by order: 6.12 first .* \((met|MISSED)' \
 	"$out/report.md"

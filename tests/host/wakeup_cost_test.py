@@ -23,6 +23,10 @@ from analysis import wakeup_cost as W  # noqa: E402
 C, H = 400, 700  # the tracer's cost in a call, and per nested traced call
 
 
+def stats_mean(xs):
+    return sum(xs) / len(xs)
+
+
 def write(path, text):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w", encoding="utf-8") as f:
@@ -182,6 +186,15 @@ class WakeupCost(unittest.TestCase):
         write(os.path.join(self.d, "t", "experiment.log"), "\n".join(log) + "\n")
         with self.assertRaisesRegex(W.CostError, "20 calls are not 3 tasks' equal shares"):
             W.report(self.d)
+
+    def test_task_means_of_the_calls_that_searched(self):
+        # Floor 900: task 1 searched in 3 calls of 4 (its mean is theirs),
+        # task 2 in 1 of 4 (left out: None).
+        xs = [5000, 5000, 5300, 400, 6000, 400, 400, 400]
+        self.assertEqual(W.task_means(xs, 2, 900), [5100, None])
+        self.assertEqual(W.task_means(xs, 1, None), [stats_mean(xs)])
+        with self.assertRaisesRegex(W.CostError, "8 calls are not 3 tasks' equal shares"):
+            W.task_means(xs, 3, 900)
 
     def test_switched_calls_left_out_of_the_mean(self):
         xs = list(range(1000, 1100)) * 10 + [4_000_000]
