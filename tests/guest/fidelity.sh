@@ -22,7 +22,11 @@
 #     busy, the cluster its active power at the OPP, the busy CPU its
 #     active power, the idle one its CPU state's power (cluster up), 1%;
 # (c) Juno r0, seed workload: the meter's time in each idle state as asked
-#     for matches cpuidle's sysfs time, each CPU and state, within 1%;
+#     for matches cpuidle's sysfs time, each CPU and state, within 1% or 2
+#     us per entry into the state, whichever is more: the meter counts
+#     0.7-1.2 us more per entry than cpuidle (measured on every CPU and
+#     state), so a state entered often for little time differs by more
+#     than 1% (CI once failed on 11 ms of WFI, +1.08%);
 # (d) with lab_emu.exit_latency on, a periodic task woken from a deep
 #     state starts late by the state's exit latency (rt-app's wu_lat
 #     against WFI only), within 10%;
@@ -136,8 +140,8 @@ check "summary.json: energy total $(jq -r '.energy.total_uj' "$o/summary.json") 
 check "lab/report.sh prints the energy" sh -c "'$LAB_TOP/lab/report.sh' '$o' | grep -q '^energy: [0-9.]* J (policy0 '"
 
 # (c) board meter, Juno r0, a boot of its own: "res CPU STATE SYSFS_US
-# METER_NS" per CPU and state over the seed's workload; states used for
-# under 10 ms are shown with the others but carry too little time to
+# METER_NS ENTRIES" per CPU and state over the seed's workload; states used
+# for under 10 ms are shown with the others but carry too little time to
 # weigh 1%.
 ro=$tmp/residency
 if ! "$LAB_TOP/lab/run" -q -T 200 -o "$ro" "$LAB_TOP/tests/guest/data/residency-guest.sh" \
@@ -147,14 +151,16 @@ if ! "$LAB_TOP/lab/run" -q -T 200 -o "$ro" "$LAB_TOP/tests/guest/data/residency-
 	tests_done
 fi
 n=0
-while read -r _ cpu st us ns; do
+while read -r _ cpu st us ns entries; do
 	n=$((n + 1))
 	if [ "$us" -lt 10000 ]; then
 		ok "(c) CPU$cpu state$st: cpuidle ${us} us, meter $((ns / 1000)) us (under 10 ms: not weighed)"
 		continue
 	fi
-	check "(c) CPU$cpu state$st: cpuidle $((us / 1000)) ms, meter $((ns / 1000000)) ms asked for ($(err "$ns" "$((us * 1000))")%, limit 1%)" \
-		within 1 "$ns" "$((us * 1000))"
+	# 1%, or 2 us per entry where that is more.
+	slack=$(awk -v us="$us" -v e="${entries:-0}" 'BEGIN { s = 2 * e * 100 / us; printf "%.2f", (s > 1 ? s : 1) }')
+	check "(c) CPU$cpu state$st: cpuidle $((us / 1000)) ms, meter $((ns / 1000000)) ms asked for in ${entries:-?} entries ($(err "$ns" "$((us * 1000))")%, limit ${slack}%)" \
+		within "$slack" "$ns" "$((us * 1000))"
 done <<EOF_C
 $(grep '^res ' "$ro/experiment.log")
 EOF_C
