@@ -187,7 +187,8 @@ def task_pairs(runs, orders, w):
     its calls that searched (above the policy's search_floor()); a task
     is left out for both where fewer than half of its calls searched
     under either."""
-    diffs, by_order, left_out = {}, {"6.12 first": {}, "series first": {}}, 0
+    means = {1: {}, 2: {}}
+    by_order, left_out = {"6.12 first": set(), "series first": set()}, 0
     for r, tasks in sorted(orders.items()):
         m = {}
         for p in (1, 2):
@@ -204,15 +205,15 @@ def task_pairs(runs, orders, w):
             if m[1][i] is None or m[2][i] is None:
                 left_out += 1
                 continue
-            d = m[2][i] - m[1][i]
-            diffs[(r, i)] = d
+            for p in (1, 2):
+                means[p][(r, i)] = m[p][i]
             first = "6.12 first" if order.index(1) < order.index(2) else "series first"
-            by_order[first][(r, i)] = d
-    if not diffs:
+            by_order[first].add((r, i))
+    if not means[2]:
         return None
-    zero = dict.fromkeys(diffs, 0.0)
-    split = {k: stats.paired(v, {x: 0.0 for x in v}) for k, v in by_order.items() if v}
-    return stats.paired(diffs, zero), left_out, split
+    split = {k: stats.paired({t: means[2][t] for t in ts}, means[1])
+             for k, ts in by_order.items() if ts}
+    return stats.paired(means[2], means[1]), left_out, split
 
 
 def host_seconds(d, plat):
@@ -456,9 +457,11 @@ def report(d):
                               f"| {fmt(stats.sd(c), 1)} | {fmt(stats.mean(h))} "
                               f"| {fmt(stats.sd(h), 1)} |")
         orders = frozen_orders(pdir)
-        tps = {w: task_pairs(runs, orders, w) for w in {w for w, _, _ in runs}
-               if w.startswith("frozen:") and orders}
-        tps = {w: tp for w, tp in tps.items() if tp}
+        tps = {}
+        for w in {w for w, _, _ in runs if w.startswith("frozen:")} if orders else ():
+            tp = task_pairs(runs, orders, w)
+            if tp:
+                tps[w] = tp
         rows, means = function_rows(plat, cpus, pds, runs, ENTRY,
                                     {w: tp[0] for w, tp in tps.items()})
         entry += rows
@@ -500,7 +503,7 @@ def report(d):
         "(lab_trace/select_cost: no tracer, C is an empty interval's cost; the "
         "figures to compare across CPU counts), every policy on the same "
         "landscape, task by task (a run's landscape is made under one policy, "
-        "another each run, and its run number pairs the policies); periodic:N is N of the seed's "
+        "another each run); periodic:N is N of the seed's "
         "periodic tasks (below the tipping point: the energy-aware paths run), "
         "hackbench:G is hackbench with G groups (overutilized: the usual path).  "
         "select_task_rq_fair() also places forks (hackbench's threads).  "

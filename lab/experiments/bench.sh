@@ -315,12 +315,17 @@ JSON
 		}' /tmp/bench-cluster-scope /tmp/i0 /tmp/i1 /tmp/o0 /tmp/o1 /tmp/e0 /tmp/e1
 }
 
+# meter_total: the meter's total in uJ, or nothing without a meter.
+meter_total() {
+	lab-energy | awk '$1 == "total" { print $2 }'
+}
+
 # hackbench G POLICY REP (LOOPS is arg)
 hackbench_run() {
-	e0=$(lab-energy | awk '$1 == "total" { print $2 }')
+	e0=$(meter_total)
 	t=$(hackbench --pipe --threads -g "$1" -l "$arg" 2>&1 | sed -n 's/^Time: *//p')
 	[ -n "$t" ] || { echo "hackbench -g $1 -l $arg printed no time" >&2; exit 1; }
-	e1=$(lab-energy | awk '$1 == "total" { print $2 }')
+	e1=$(meter_total)
 	echo "bench-hackbench g $1 policy $2 rep $3 time_s $t su $su${e0:+ total_uj $((e1 - e0))}"
 }
 

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # make scale, reduced: Juno r0, the frozen workload, 3 runs (one boot,
 # about 10 s).  Checks that every run timed the same tasks under every
-# policy, that each run's landscape was made under another policy, and that
-# the report pairs the series with 6.12 per run and states its verdict.
+# policy in each of the six orders, that each run's landscape was made
+# under another policy, and that the report pairs the series with 6.12
+# task by task and states its verdict.
 # Not the figures themselves: those are the full run's (docs/scale.md).
 set -eu
 LAB_TOP=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
