@@ -29,7 +29,8 @@
 #     than 1% (CI once failed on 11 ms of WFI, +1.08%);
 # (d) with lab_emu.exit_latency on, a periodic task woken from a deep
 #     state starts late by the state's exit latency (rt-app's wu_lat
-#     against WFI only), within 10%;
+#     against WFI only), within 10%; CPU 3 offline, so its cluster is down
+#     most of each cluster-sleep run (at least half) and never otherwise;
 # (f) and the latency is not its running time: its utilization woken from
 #     each state is the same as from WFI only, within 20%;
 #     (d) and (f) on the median of three runs each.
@@ -223,17 +224,28 @@ check "(b) CPU3 beside it: ${e3:-0} uJ, by hand from its residencies $want uJ (b
 	within 1 "${e3:-0}" "$want"
 power_check "(b) cluster2 while CPU2 runs at ${khz:-?} kHz" "${k:-0}" "${ns:-1}" "$(model_field opp big "${n_opp:-0}" board_cluster_uw)"
 
-# runs KIND STATES: the guest's runs of (d) or (f) with idle states
-# 0..STATES, one line; median KIND STATES: their median (the guest runs
-# each three times).
+# runs KIND STATE: the guest's runs of (d) or (f) with WFI and idle state
+# STATE, one line; median KIND STATE: their median (the guest runs each
+# three times); deep STATE: the share in % of each (d) run its cluster
+# spent in cluster-sleep.
 runs() { awk -v k="$1" -v s="$2" '$1 == k && $2 == s { printf "%s%s", sep, $3; sep = " " }' "$bres"; }
+deep() {
+	awk -v s="$1" '$1 == "d" && $2 == s { printf "%s%.0f", sep, $5 ? 100 * $4 / $5 : -1; sep = " " }' "$bres"
+}
 median() {
 	runs "$1" "$2" | tr ' ' '\n' | sort -n |
 		awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'
 }
 
-# (d) median wake-up latency with states 0..2, 0..1 and WFI alone: the
-# difference to WFI is the exit latency of the state the domain was in.
+# (d) median wake-up latency with cluster-sleep, cpu-sleep and WFI alone:
+# the difference to WFI is the exit latency of the state the domain was in.
+check "(d) cluster2 in cluster-sleep: $(deep 2)% of each cluster-sleep run (at least 50), $(deep 1)% of each cpu-sleep run, $(deep 0)% of each WFI run (none)" \
+	awk -v a="$(deep 2)" -v b="$(deep 1) $(deep 0)" 'BEGIN {
+		na = split(a, x, " "); nb = split(b, y, " ")
+		ok = na == 3 && nb == 6
+		for (i = 1; i <= na; i++) ok = ok && x[i] >= 50
+		for (i = 1; i <= nb; i++) ok = ok && y[i] == 0
+		exit !ok }'
 wfi=$(median d 0)
 for st in 2 1; do
 	name=$(model_field idle big "$st" state)

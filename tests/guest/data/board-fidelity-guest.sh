@@ -6,10 +6,12 @@
 #   a-b NS UJ_CPU2 UJ_CPU3 UJ_CLUSTER2     the big domain idle for NS
 #   b KHZ NS UJ_CPU2 UJ_CPU3 UJ_CLUSTER2   CPU 2 busy for NS at KHZ
 #   b3 BUSY_NS EFF0_NS EFF1_NS EFF2_NS      CPU 3 meanwhile, from lab_emu/idle
-#   d STATES MEDIAN_WU_LAT_US              a periodic task on CPU 2 with idle
-#                                          states 0..STATES of CPUs 2-3 enabled
-#   f STATES MEAN_UTIL_AVG SAMPLES         that task's util_avg meanwhile
-# (d and f: a line per run, three runs of each STATES, interleaved.)
+#   d STATE MEDIAN_WU_LAT_US DEEP_NS NS    a periodic task on CPU 2 with WFI and
+#                                          idle state STATE enabled, CPU 3
+#                                          offline; the time its cluster was
+#                                          in cluster-sleep over the run's NS
+#   f STATE MEAN_UTIL_AVG SAMPLES          that task's util_avg meanwhile
+# (d and f: a line per run, three runs of each STATE, interleaved.)
 # The driving shell stays on CPU 0, so the big domain is left alone.
 set -eu
 [ -n "${LAB_ON_CPU0:-}" ] || LAB_ON_CPU0=1 exec taskset -c 0 sh "$0" "$@"
@@ -66,8 +68,12 @@ taskset -c 2 sh -c 'cpu3() {
 	echo "b3 $(($5 - $1)) $(($6 - $2)) $(($7 - $3)) $(($8 - $4))"' sh "$c2" "$c3" "$k2" "$khz"
 
 # (d): a task of 1 ms every 20 ms on CPU 2: rt-app's wake-up latency with
-# every state, without the cluster state, with WFI only; the lab models
-# the exit latency only when asked to.
+# WFI and one deeper state enabled, and with WFI only; the lab models the
+# exit latency only when asked to.  CPU 3 is offline meanwhile and CPU 2
+# has one deep state at a time, so the cluster goes down exactly when CPU 2
+# asks for cluster-sleep (with both online and both states enabled, one CI
+# run woke as from cpu-sleep in two cluster-sleep runs of three).  That
+# the cluster waits for all its CPUs is checked by (a) and (b) above.
 echo Y >/sys/module/lab_emu/parameters/exit_latency
 for p in "$CPUS"/cpufreq/policy*; do echo schedutil >"$p/scaling_governor"; done
 cat >/tmp/d.json <<JSON
@@ -78,15 +84,19 @@ cat >/tmp/d.json <<JSON
 		"default_policy": "SCHED_OTHER", "logdir": "/tmp", "log_basename": "d" }
 }
 JSON
-# periodic_run STATES: the task with idle states 0..STATES of CPUs 2-3.
+# cluster_deep: lab_emu's time of CPU 2's cluster in its deepest state.
+cluster_deep() {
+	awk '$1 == "cluster" && $2 == 2 { print $NF }' /sys/kernel/debug/lab_emu/idle
+}
+# periodic_run STATE: the task with WFI and idle state STATE of CPU 2.
 periodic_run() {
-	for c in 2 3; do
-		for s in 1 2; do
-			if [ "$s" -le "$1" ]; then v=0; else v=1; fi
-			echo "$v" >"$CPUS/cpu$c/cpuidle/state$s/disable"
-		done
+	for s in 1 2; do
+		if [ "$s" -eq "$1" ]; then v=0; else v=1; fi
+		echo "$v" >"$CPUS/cpu2/cpuidle/state$s/disable"
 	done
 	rm -f /tmp/d-t-0.log
+	read -r t0 _ </dev/lab-work
+	k0=$(cluster_deep)
 	(cd /tmp && exec taskset -c 0 rt-app /tmp/d.json >/dev/null 2>&1) &
 	pid=$!
 	# (f) its utilization in the second second, from its own thread (the
@@ -101,21 +111,25 @@ periodic_run() {
 		sleep 0.05
 	done
 	wait "$pid" || true
+	k1=$(cluster_deep)
+	read -r t1 _ </dev/lab-work
 	echo "f $1 $((n ? sum / n : -1)) $n"
 	# wu_lat is the last column; the first period starts from the call.
 	med=$(awk '!/^#/ && ++n > 1 { print $NF }' /tmp/d-t-0.log | sort -n |
 		awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : -1 }')
-	echo "d $1 $med"
+	echo "d $1 $med $((k1 - k0)) $((t1 - t0))"
 }
 
 # The runs of the three alternate, so that what happens once in a boot
 # (one run read 74 and another 81 against 51-61 for the rest of their
 # boots, cause not found) falls on one run of one; the host takes each
 # one's median.
+echo 0 >"$CPUS/cpu3/online"
 rep=0
 while [ "$rep" -lt 3 ]; do
-	for states in 2 1 0; do
-		periodic_run "$states"
+	for state in 2 1 0; do
+		periodic_run "$state"
 	done
 	rep=$((rep + 1))
 done
+echo 1 >"$CPUS/cpu3/online"
