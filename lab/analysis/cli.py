@@ -9,6 +9,8 @@ import argparse
 import os
 import sys
 
+from analysis import trace
+
 
 class Parser(argparse.ArgumentParser):
     """argparse, with status 2 and the usage on stderr for a bad command line."""
@@ -51,3 +53,17 @@ def report_main(argv, prog, description, dir_help, make_report, errors):
         print(f"{prog}: {failure}", file=sys.stderr)
         return 1
     return 0
+
+
+def read_report(path):
+    """The lines of report text in PATH ("-": stdin), as trace.report
+    returns them."""
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
+    except OSError as e:
+        raise trace.TraceError(f"cannot read {path}: {e.strerror}") from None
+    return data.decode(trace.ENCODING, trace.ERRORS).split("\n")

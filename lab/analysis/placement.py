@@ -34,7 +34,7 @@ import argparse  # noqa: E402  (after the path is set)
 import re  # noqa: E402
 import shutil  # noqa: E402
 
-from analysis import trace  # noqa: E402
+from analysis import cli, trace  # noqa: E402
 
 USAGE = "usage: lab/trace-placement.sh TRACE.DAT [COMM] | --report FILE [COMM]"
 DEFAULT_COMM = "small"
@@ -159,20 +159,6 @@ def analyse(lines, comm=DEFAULT_COMM):
     return out
 
 
-def read_report(path):
-    """The lines of report text in PATH ("-": stdin), as trace.report
-    returns them."""
-    try:
-        if path == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            with open(path, "rb") as f:
-                data = f.read()
-    except OSError as e:
-        raise trace.TraceError(f"cannot read {path}: {e.strerror}") from None
-    return data.decode(trace.ENCODING, trace.ERRORS).split("\n")
-
-
 def main(argv=None):
     prog = os.path.basename(sys.argv[0]) or "placement.py"
     ap = _Parser(
@@ -201,7 +187,7 @@ def main(argv=None):
         dat, comm = ops[0], (ops + ["", ""])[1] or DEFAULT_COMM
     try:
         if dat is None:
-            lines = read_report(args.report)
+            lines = cli.read_report(args.report)
         elif not os.path.isfile(dat):
             raise PlacementError(f"no trace at {dat}")
         elif shutil.which("trace-cmd") is None:

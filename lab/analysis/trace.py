@@ -138,6 +138,19 @@ def report_stamped(lines):
         yield Stamped(m.group(2), Record(us(m.group(2)), int(m.group(1)), m.group(3), body, lineno))
 
 
+def report_in_context(lines):
+    """The event lines of `trace-cmd report` text as (Record, TASK):
+    TASK is the name of the task the event fired in ("migration/3",
+    "<idle>"), without its PID."""
+    for lineno, line in enumerate(lines, 1):
+        m = _HEAD.search(line)
+        if not m:
+            continue
+        body = line[m.end():].rstrip("\n").lstrip(" ")
+        task = re.sub(r"-[0-9]+$", "", line[:m.start()].strip(), count=1)
+        yield Record(us(m.group(2)), int(m.group(1)), m.group(3), body, lineno), task
+
+
 def report_records(lines):
     """The event lines of `trace-cmd report` text as Records; other
     lines (its header, CPU buffer notes) are skipped."""

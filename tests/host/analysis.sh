@@ -24,6 +24,8 @@ make -s -C "$LAB_TOP" tools
 #                         same files as the shell version on recorded runs
 #   placement_test.py     where tasks ran (lab/trace-placement.sh), the same
 #                         output as the awk on recorded trace reports
+#   migrations_test.py    how tasks moved and why (lab/trace-migrations.sh) on
+#                         synthetic trace reports of known moves
 #   publish_test.py       lab/publish: a report between a page's markers
 #   search_bench_test.py  lab/search-bench's report (lab/analysis/search_bench.py)
 #                         on synthetic consoles of known cost
@@ -33,7 +35,7 @@ make -s -C "$LAB_TOP" tools
 #                         on synthetic runs of known energy
 # (tests/host/rfc-report.sh runs rfc_report_test.py.  pyflakes runs on
 # every Python file in tests/host/code-quality.sh.)
-for t in analysis_test bench_report_test placement_test publish_test search_bench_test threshold_report_test wakeup_cost_test; do
+for t in analysis_test bench_report_test migrations_test placement_test publish_test search_bench_test threshold_report_test wakeup_cost_test; do
 	rc=0
 	"$PYTHON" "$LAB_TOP/tests/host/$t.py" >"$tmp/$t.out" 2>&1 || rc=$?
 	cat "$tmp/$t.out"

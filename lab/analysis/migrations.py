@@ -1,0 +1,257 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""How the tasks of one name moved between CPU classes, and why
+(lab/trace-migrations.sh).
+
+From a traced run (lab/run -t, or -e with sched_migrate_task and
+sched_wakeup; sched_overutilized_sd adds the flags): every move of a task
+named COMM from one CPU to another, by the classes of the two CPUs
+(their capacity, from the run's facts.txt) and by its cause:
+
+- "active balance": the move ran in a migration/N stopper, which is how
+  the load balancer moves a running task (a misfit task, above all);
+- "wake-up": the task's sched_wakeup follows the move before any other
+  event of the task, so the wake-up's CPU selection moved it;
+- "balance": any other move, a queued task pulled by a load balance;
+- "wake-up or balance": the trace has no sched_wakeup to tell them apart.
+
+With sched_overutilized_sd events (the series' per-domain tipping point,
+recorded whatever the policy), each row also counts the moves made while
+each sched domain was flagged, and a second table gives each domain's
+flagged share of the trace and how often its flag changed.  A domain is
+"L<level> <span>"; its flag counts as clear until its first event.
+
+Usage: migrations.py DIR [COMM]
+       migrations.py --report FILE --capacity LIST [COMM]
+
+COMM defaults to small, the name of the benchmark's rt-app tasks.
+--report reads the text `trace-cmd report` printed (FILE, or - for stdin)
+instead of DIR/trace.dat, and --capacity gives each CPU's capacity in CPU
+order (comma separated) instead of DIR/facts.txt.  Exit status: 0 with the
+tables on stdout; 1 with one message when the input cannot be read.
+"""
+
+import os
+import re
+import shutil
+import sys
+from collections import Counter, defaultdict
+
+if not __package__:  # run as a script (see labpath.py)
+    import labpath
+    labpath.use_lab_path()
+
+from analysis import cli, trace  # noqa: E402  (after the path is set)
+
+DEFAULT_COMM = "small"
+STOPPER = "migration/"
+# A task in trace-cmd's compact sched_switch and sched_wakeup form:
+# "name:pid [prio]" (a name may hold colons: "sugov:0").
+_SWITCH_PID = re.compile(r":([0-9]+) \[")
+_COMPACT_TASK = re.compile(r"^(.*):([0-9]+) \[")
+CLASS_NAMES = {2: ("little", "big"), 3: ("little", "mid", "big")}
+
+
+class MigrationsError(Exception):
+    """Input that cannot be analysed: the message says why."""
+
+
+def class_names(capacities):
+    """{capacity: name}: little and big for two classes, little, mid and
+    big for three, else the capacity itself."""
+    caps = sorted(set(capacities))
+    names = CLASS_NAMES.get(len(caps), tuple(str(c) for c in caps))
+    return dict(zip(caps, names))
+
+
+def read_capacities(facts):
+    """Each CPU's capacity from the lines of a run's facts.txt
+    ("cpuN.capacity C"), in CPU order."""
+    caps = {}
+    for line in facts:
+        m = re.match(r"cpu([0-9]+)\.capacity ([0-9]+)$", line.strip())
+        if m:
+            caps[int(m.group(1))] = int(m.group(2))
+    if not caps or sorted(caps) != list(range(len(caps))):
+        raise MigrationsError("no cpuN.capacity for every CPU in facts.txt")
+    return [caps[c] for c in range(len(caps))]
+
+
+def _task(rec):
+    """(comm, pid) of the task a sched_migrate_task or sched_wakeup names,
+    in the raw form (comm= pid=) or trace-cmd's compact one."""
+    if rec.field("pid"):
+        return rec.field("comm"), rec.field("pid")
+    m = _COMPACT_TASK.match(rec.body)
+    return (m.group(1), m.group(2)) if m else ("", "")
+
+
+def _domain(rec):
+    return f"L{rec.field('level')} {rec.field('span')}"
+
+
+class _Moves:
+    """The moves seen so far, and the flags at each."""
+
+    def __init__(self, capacities, has_wakeups):
+        self.caps = capacities
+        self.names = class_names(capacities)
+        self.has_wakeups = has_wakeups
+        self.rows = Counter()              # (from, to, cause) -> moves
+        self.flagged = defaultdict(Counter)  # (from, to, cause) -> domain -> moves
+        self.pending = {}                  # pid -> (row key, domains flagged)
+
+    def cls(self, cpu):
+        if cpu >= len(self.caps):
+            raise MigrationsError(f"CPU {cpu} in the trace, capacities known for "
+                                  f"{len(self.caps)} CPUs")
+        return self.names[self.caps[cpu]]
+
+    def add(self, key, domains):
+        self.rows[key] += 1
+        for d in domains:
+            self.flagged[key][d] += 1
+
+    def move(self, rec, task, flagged):
+        pid = rec.field("pid")
+        orig, dest = int(rec.field("orig_cpu")), int(rec.field("dest_cpu"))
+        self.resolve(pid, woken=False)
+        if orig == dest:
+            return
+        pair = (self.cls(orig), self.cls(dest))
+        if task.startswith(STOPPER):
+            self.add(pair + ("active balance",), flagged)
+        elif not self.has_wakeups:
+            self.add(pair + ("wake-up or balance",), flagged)
+        else:
+            self.pending[pid] = (pair, flagged)
+
+    def resolve(self, pid, woken):
+        """PID's pending move, if any, was a wake-up's if WOKEN."""
+        if pid in self.pending:
+            pair, flagged = self.pending.pop(pid)
+            self.add(pair + ("wake-up" if woken else "balance",), flagged)
+
+
+def analyse(lines, capacities, comm=DEFAULT_COMM):
+    """The tables, as lines of text, for the report LINES."""
+    events = list(trace.report_in_context(lines))
+    if not events:
+        raise MigrationsError("no event in the trace")
+    kinds = {rec.event for rec, _ in events}
+    if "sched_migrate_task" not in kinds:
+        raise MigrationsError("no sched_migrate_task event in the trace")
+    moves = _Moves(capacities, "sched_wakeup" in kinds)
+    flags, since, share, changes = {}, {}, Counter(), Counter()
+    pids = set()
+    for rec, task in events:
+        if rec.event == "sched_overutilized_sd":
+            d, on = _domain(rec), rec.field("overutilized") == "1"
+            if on != flags.get(d, False):
+                changes[d] += 1
+                if on:
+                    since[d] = rec.t_us
+                else:
+                    share[d] += rec.t_us - since[d]
+            flags[d] = on
+        elif rec.event == "sched_migrate_task" and rec.field("comm") == comm:
+            pids.add(rec.field("pid"))
+            moves.move(rec, task, [d for d, on in flags.items() if on])
+        elif rec.event == "sched_wakeup":
+            name, pid = _task(rec)
+            if name == comm:
+                moves.resolve(pid, woken=True)
+        elif rec.event == "sched_switch":
+            for pid in _SWITCH_PID.findall(rec.body):
+                moves.resolve(pid, woken=False)
+    for pid in list(moves.pending):
+        moves.resolve(pid, woken=False)
+    t0, t1 = events[0][0].t_us, events[-1][0].t_us
+    span_s = max(t1 - t0, 1) / 1e6
+    for d, on in flags.items():
+        if on:
+            share[d] += t1 - since[d]
+    domains = sorted(changes, key=lambda d: (int(d.split()[0][1:]), d))
+    out = [f"Moves of the tasks named {comm} ({len(pids)} tasks moved) over {span_s:.2f} s "
+           f"of trace, by the classes of the two CPUs and the cause"
+           + ("; \"D flagged\": of them, those made while sched domain D was "
+              "overutilized." if domains else "."), ""]
+    head = ["from", "to", "cause", "moves", "per s"] + [f"{d} flagged" for d in domains]
+    out.append("| " + " | ".join(head) + " |")
+    out.append("|" + "---|" * len(head))
+    for key, n in sorted(moves.rows.items(), key=lambda kv: (-kv[1], kv[0])):
+        cells = list(key) + [str(n), f"{n / span_s:.1f}"]
+        cells += [str(moves.flagged[key][d]) for d in domains]
+        out.append("| " + " | ".join(cells) + " |")
+    if not moves.rows:
+        out.append("| - | - | no move | 0 | 0.0 |" + " |" * len(domains))
+    if domains:
+        out += ["", "Each domain's flag (sched_overutilized_sd): its share of the trace "
+                "and its changes.", "",
+                "| domain | flagged % | changes | per s |", "|---|---|---|---|"]
+        for d in domains:
+            out.append(f"| {d} | {100 * share[d] / (t1 - t0 or 1):.0f} | {changes[d]} | "
+                       f"{changes[d] / span_s:.1f} |")
+    return out
+
+
+def main(argv=None):
+    prog = os.path.basename(sys.argv[0]) or "migrations.py"
+    ap = cli.Parser(
+        prog=prog,
+        description="How the tasks of one name moved between CPU classes and why (active "
+                    "balance, wake-up, balance), with the sched domains flagged at each move, "
+                    "from a traced run (lab/run -t).")
+    ap.add_argument("operands", metavar="DIR [COMM]", nargs="*",
+                    help="the run's results directory (its trace.dat and facts.txt) and the "
+                         f"tasks' name (default: {DEFAULT_COMM}, the benchmark's rt-app tasks)")
+    ap.add_argument("--report", metavar="FILE",
+                    help="read the text of `trace-cmd report` from FILE (- for stdin): then "
+                         "--capacity is needed and the only operand is COMM")
+    ap.add_argument("--capacity", metavar="LIST",
+                    help="each CPU's capacity in CPU order, comma separated")
+    args = ap.parse_args(argv)
+    ops = args.operands
+    if args.report is not None:
+        if args.capacity is None:
+            ap.error("--report needs --capacity")
+        if len(ops) > 1:
+            ap.error(f"unexpected argument '{ops[1]}'")
+        comm = (ops + [""])[0] or DEFAULT_COMM
+    elif not ops:
+        ap.error("no results directory given")
+    elif len(ops) > 2:
+        ap.error(f"unexpected argument '{ops[2]}'")
+    else:
+        comm = (ops + ["", ""])[1] or DEFAULT_COMM
+    try:
+        if args.capacity is not None:
+            try:
+                caps = [int(c) for c in args.capacity.split(",")]
+            except ValueError:
+                raise MigrationsError(f"--capacity '{args.capacity}': not a list of numbers") from None
+        else:
+            try:
+                with open(os.path.join(ops[0], "facts.txt"), encoding="utf-8") as f:
+                    caps = read_capacities(f)
+            except OSError as e:
+                raise MigrationsError(f"cannot read {ops[0]}/facts.txt: {e.strerror}") from None
+        if args.report is not None:
+            lines = cli.read_report(args.report)
+        else:
+            dat = os.path.join(ops[0], "trace.dat")
+            if not os.path.isfile(dat):
+                raise MigrationsError(f"no trace at {dat}: run the experiment with lab/run -t")
+            if shutil.which("trace-cmd") is None:
+                raise MigrationsError("trace-cmd is not installed on the host")
+            lines = trace.report(dat)
+        text = "".join(ln + "\n" for ln in analyse(lines, caps, comm))
+    except (MigrationsError, trace.TraceError) as e:
+        print(f"{prog}: error: {e}", file=sys.stderr)
+        return 1
+    cli.print_report(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
