@@ -3,23 +3,32 @@
 """How the tasks of one name moved between CPU classes, and why
 (lab/trace-migrations.sh).
 
-From a traced run (lab/run -t, or -e with sched_migrate_task and
-sched_wakeup; sched_overutilized_sd adds the flags): every move of a task
-named COMM from one CPU to another, by the classes of the two CPUs
-(their capacity, from the run's facts.txt) and by its cause:
+From a traced run (lab/run -t, or -e with sched_migrate_task,
+sched_switch and sched_wakeup, better with sched_waking; with
+sched_overutilized_sd for the flags): every move of a task named COMM from
+one CPU to another, by the classes of the two CPUs (their capacity, from
+the run's facts.txt) and by its cause:
 
-- "active balance": the move ran in a migration/N stopper, which is how
-  the load balancer moves a running task (a misfit task, above all);
-- "wake-up": the task's sched_wakeup follows the move before any other
-  event of the task, so the wake-up's CPU selection moved it;
+- "active balance": the move ran in the migration/N stopper of the CPU it
+  left, which is how the load balancer pushes a running task (a misfit
+  task, above all); a stopper's CPU pulling a task after it (its
+  newidle balance) is a balance;
+- "wake-up": with sched_waking in the trace, the move came between the
+  task's sched_waking and its sched_wakeup, so the wake-up's CPU
+  selection moved it; without it, the task's sched_wakeup is the next
+  event naming it after the move (which also takes a balance that pulled
+  a sleeping task not yet dequeued, 6.12's DELAY_DEQUEUE, for a
+  wake-up);
 - "balance": any other move, a queued task pulled by a load balance;
-- "wake-up or balance": the trace has no sched_wakeup to tell them apart.
+- "wake-up or balance": the trace has no sched_wakeup and sched_switch to
+  tell them apart.
 
 With sched_overutilized_sd events (the series' per-domain tipping point,
-recorded whatever the policy), each row also counts the moves made while
-each sched domain was flagged, and a second table gives each domain's
-flagged share of the trace and how often its flag changed.  A domain is
-"L<level> <span>"; its flag counts as clear until its first event.
+recorded whatever the policy; not the root domain's flag, which 6.12's
+EAS reads), each row also counts the moves made while each sched domain
+was flagged, and a second table gives each domain's flagged share of the
+whole trace and how often its flag changed.  A domain is "L<level>
+<span>"; its flag counts as clear until its first event.
 
 Usage: migrations.py DIR [COMM]
        migrations.py --report FILE --capacity LIST [COMM]
@@ -45,7 +54,7 @@ from analysis import cli, trace  # noqa: E402  (after the path is set)
 
 DEFAULT_COMM = "small"
 STOPPER = "migration/"
-# A task in trace-cmd's compact sched_switch and sched_wakeup form:
+# A task in trace-cmd's compact sched_switch and sched_wak* form:
 # "name:pid [prio]" (a name may hold colons: "sugov:0").
 _SWITCH_PID = re.compile(r":([0-9]+) \[")
 _COMPACT_TASK = re.compile(r"^(.*):([0-9]+) \[")
@@ -78,12 +87,18 @@ def read_capacities(facts):
 
 
 def _task(rec):
-    """(comm, pid) of the task a sched_migrate_task or sched_wakeup names,
+    """(comm, pid) of the task a sched_migrate_task or sched_wak* names,
     in the raw form (comm= pid=) or trace-cmd's compact one."""
     if rec.field("pid"):
         return rec.field("comm"), rec.field("pid")
     m = _COMPACT_TASK.match(rec.body)
     return (m.group(1), m.group(2)) if m else ("", "")
+
+
+def _switch_pids(rec):
+    """The pids a sched_switch names, compact form or raw."""
+    raw = [rec.field("prev_pid"), rec.field("next_pid")]
+    return [p for p in raw if p] or _SWITCH_PID.findall(rec.body)
 
 
 def _domain(rec):
@@ -93,10 +108,12 @@ def _domain(rec):
 class _Moves:
     """The moves seen so far, and the flags at each."""
 
-    def __init__(self, capacities, has_wakeups):
+    def __init__(self, capacities, has_wakeups, has_waking):
         self.caps = capacities
         self.names = class_names(capacities)
         self.has_wakeups = has_wakeups
+        self.has_waking = has_waking
+        self.waking = set()                # pids between sched_waking and sched_wakeup
         self.rows = Counter()              # (from, to, cause) -> moves
         self.flagged = defaultdict(Counter)  # (from, to, cause) -> domain -> moves
         self.pending = {}                  # pid -> (row key, domains flagged)
@@ -119,8 +136,10 @@ class _Moves:
         if orig == dest:
             return
         pair = (self.cls(orig), self.cls(dest))
-        if task.startswith(STOPPER):
+        if task.startswith(STOPPER) and rec.cpu == orig:
             self.add(pair + ("active balance",), flagged)
+        elif self.has_waking:
+            self.add(pair + ("wake-up" if pid in self.waking else "balance",), flagged)
         elif not self.has_wakeups:
             self.add(pair + ("wake-up or balance",), flagged)
         else:
@@ -141,7 +160,7 @@ def analyse(lines, capacities, comm=DEFAULT_COMM):
     kinds = {rec.event for rec, _ in events}
     if "sched_migrate_task" not in kinds:
         raise MigrationsError("no sched_migrate_task event in the trace")
-    moves = _Moves(capacities, "sched_wakeup" in kinds)
+    moves = _Moves(capacities, {"sched_wakeup", "sched_switch"} <= kinds, "sched_waking" in kinds)
     flags, since, share, changes = {}, {}, Counter(), Counter()
     pids = set()
     for rec, task in events:
@@ -157,12 +176,18 @@ def analyse(lines, capacities, comm=DEFAULT_COMM):
         elif rec.event == "sched_migrate_task" and rec.field("comm") == comm:
             pids.add(rec.field("pid"))
             moves.move(rec, task, [d for d, on in flags.items() if on])
+        elif rec.event == "sched_waking":
+            name, pid = _task(rec)
+            if name == comm:
+                moves.waking.add(pid)
         elif rec.event == "sched_wakeup":
             name, pid = _task(rec)
             if name == comm:
+                moves.waking.discard(pid)
                 moves.resolve(pid, woken=True)
         elif rec.event == "sched_switch":
-            for pid in _SWITCH_PID.findall(rec.body):
+            for pid in _switch_pids(rec):
+                moves.waking.discard(pid)
                 moves.resolve(pid, woken=False)
     for pid in list(moves.pending):
         moves.resolve(pid, woken=False)
@@ -186,8 +211,8 @@ def analyse(lines, capacities, comm=DEFAULT_COMM):
     if not moves.rows:
         out.append("| - | - | no move | 0 | 0.0 |" + " |" * len(domains))
     if domains:
-        out += ["", "Each domain's flag (sched_overutilized_sd): its share of the trace "
-                "and its changes.", "",
+        out += ["", "Each domain's flag (sched_overutilized_sd): its share of the whole "
+                "trace and its changes.", "",
                 "| domain | flagged % | changes | per s |", "|---|---|---|---|"]
         for d in domains:
             out.append(f"| {d} | {100 * share[d] / (t1 - t0 or 1):.0f} | {changes[d]} | "

@@ -40,7 +40,16 @@ def wakeup(t, cpu, pid, target, comm="small", compact=False):
     return ev(t, cpu, "sched_wakeup", f"comm={comm} pid={pid} prio=120 target_cpu={target:03d}")
 
 
-def switch(t, cpu, prev, nxt):
+def waking(t, cpu, pid, target, comm="small"):
+    return ev(t, cpu, "sched_waking", f"comm={comm} pid={pid} prio=120 target_cpu={target:03d}")
+
+
+def switch(t, cpu, prev, nxt, raw=False):
+    """sched_switch in trace-cmd's compact form, or the raw one."""
+    if raw:
+        (pc, pp), (nc, np) = prev.rsplit(":", 1), nxt.rsplit(":", 1)
+        return ev(t, cpu, "sched_switch", f"prev_comm={pc} prev_pid={pp} prev_prio=120 "
+                                          f"prev_state=S ==> next_comm={nc} next_pid={np} next_prio=120")
     return ev(t, cpu, "sched_switch", f"{prev} [120] S ==> {nxt} [120]")
 
 
@@ -62,9 +71,15 @@ def rows(lines, caps=JUNO, comm="small"):
 
 class TestMigrations(unittest.TestCase):
     def test_stopper_is_active_balance(self):
-        """A move in a migration/N stopper is the active balance's."""
-        t, _ = rows([migrate(1.0, 3, 7, 3, 1, task="migration/3-32"), wakeup(1.1, 1, 7, 1)])
-        self.assertEqual(t, {("little", "big", "active balance"): [1]})
+        """A move in the stopper of the CPU it leaves is the active
+        balance's; the stopper's CPU pulling a task as it goes idle (its
+        newidle balance, the stopper still current) is a balance."""
+        t, _ = rows([migrate(1.0, 3, 7, 3, 1, task="migration/3-32"),
+                     switch(1.00001, 1, "swapper/1:0", "small:7"), wakeup(1.1, 2, 9, 2),
+                     migrate(1.2, 3, 8, 2, 3, task="migration/3-32"),
+                     switch(1.20001, 3, "migration/3:32", "small:8")])
+        self.assertEqual(t, {("little", "big", "active balance"): [1],
+                             ("big", "little", "balance"): [1]})
 
     def test_wakeup_follows_move(self):
         """The task's sched_wakeup next after the move: the wake-up moved it."""
@@ -88,15 +103,36 @@ class TestMigrations(unittest.TestCase):
         self.assertEqual(t, {("big", "little", "balance"): [1]})
 
     def test_no_wakeup_events(self):
-        """Without sched_wakeup in the trace a move is not told apart."""
+        """Without sched_wakeup, or without sched_switch to settle a pull
+        before the next wake-up, a move is not told apart."""
         t, _ = rows([migrate(1.0, 1, 7, 1, 4), migrate(2.0, 4, 7, 4, 1, task="migration/4-9")])
         self.assertEqual(t, {("big", "little", "wake-up or balance"): [1],
                              ("little", "big", "active balance"): [1]})
+        t, _ = rows([migrate(1.0, 4, 7, 1, 4), wakeup(1.5, 4, 7, 4)])
+        self.assertEqual(t, {("big", "little", "wake-up or balance"): [1]})
+
+    def test_raw_switch(self):
+        """The raw sched_switch (prev_pid=, next_pid=) settles a pull too."""
+        t, _ = rows([migrate(1.0, 4, 7, 1, 4), switch(1.001, 4, "swapper/4:0", "small:7", raw=True),
+                     wakeup(1.02, 4, 7, 4)])
+        self.assertEqual(t, {("big", "little", "balance"): [1]})
+
+    def test_waking_decides(self):
+        """With sched_waking, a move between the task's sched_waking and
+        sched_wakeup is the wake-up's, any other a balance: a sleeping
+        task pulled before it was dequeued (DELAY_DEQUEUE) and then woken
+        where it is, with no switch between, is a balance."""
+        t, _ = rows([switch(0.9, 1, "small:7", "swapper/1:0"), migrate(1.0, 0, 7, 1, 2),
+                     waking(1.005, 2, 7, 2), wakeup(1.0051, 2, 7, 2),
+                     waking(2.0, 2, 7, 2), migrate(2.00001, 2, 7, 2, 4), wakeup(2.0001, 4, 7, 4),
+                     switch(2.0002, 4, "swapper/4:0", "small:7")])
+        self.assertEqual(t, {("big", "big", "balance"): [1], ("big", "little", "wake-up"): [1]})
 
     def test_other_tasks_and_stays_ignored(self):
         """Another name's moves, and a move to the same CPU, are not counted."""
         t, _ = rows([migrate(1.0, 1, 8, 1, 4, comm="sh"), migrate(1.1, 1, 7, 1, 1),
-                     wakeup(1.2, 1, 7, 1), migrate(1.3, 1, 7, 1, 2), wakeup(1.3001, 1, 7, 2)])
+                     wakeup(1.2, 1, 7, 1), migrate(1.3, 1, 7, 1, 2), wakeup(1.3001, 1, 7, 2),
+                     switch(1.3002, 2, "swapper/2:0", "small:7")])
         self.assertEqual(t, {("big", "big", "wake-up"): [1]})
 
     def test_flagged_at_the_move(self):
@@ -104,7 +140,7 @@ class TestMigrations(unittest.TestCase):
         lines = [flag(0.0, 0, 1, "0-5", False), flag(0.5, 1, 0, "1-2", True),
                  flag(1.0, 3, 1, "0-5", True), migrate(1.5, 1, 7, 1, 4), wakeup(1.5001, 1, 7, 4),
                  flag(2.0, 1, 0, "1-2", False), migrate(2.5, 4, 7, 4, 1, task="migration/4-9"),
-                 flag(4.0, 1, 1, "0-5", False)]
+                 switch(2.50001, 1, "swapper/1:0", "small:7"), flag(4.0, 1, 1, "0-5", False)]
         t, out = rows(lines)
         # Columns in level order: L0 1-2, then L1 0-5.
         self.assertIn("| from | to | cause | moves | per s | L0 1-2 flagged | L1 0-5 flagged |", out)
@@ -145,7 +181,8 @@ class TestMigrations(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             with open(os.path.join(d, "facts.txt"), "w", encoding="utf-8") as f:
                 f.write("".join(f"cpu{i}.capacity {c}\n" for i, c in enumerate(JUNO)))
-            report = "\n".join([migrate(1.0, 1, 7, 1, 4), wakeup(1.0001, 1, 7, 4)]) + "\n"
+            report = "\n".join([migrate(1.0, 1, 7, 1, 4), wakeup(1.0001, 1, 7, 4),
+                                switch(1.0002, 4, "swapper/4:0", "small:7")]) + "\n"
             res = subprocess.run(["sh", WRAPPER, "--report", "-", "--capacity",
                                   ",".join(map(str, JUNO))], input=report, capture_output=True,
                                  text=True, check=False)
