@@ -126,29 +126,33 @@ class Stamped(NamedTuple):
     rec: Record
 
 
-def report_stamped(lines):
-    """The event lines of `trace-cmd report` text as Stampeds, for an
-    analysis that computes in the report's seconds (as the shell's awk
-    did) rather than in whole microseconds; other lines are skipped."""
-    for lineno, line in enumerate(lines, 1):
-        m = _HEAD.search(line)
-        if not m:
-            continue
-        body = line[m.end():].rstrip("\n").lstrip(" ")
-        yield Stamped(m.group(2), Record(us(m.group(2)), int(m.group(1)), m.group(3), body, lineno))
-
-
-def report_in_context(lines):
-    """The event lines of `trace-cmd report` text as (Record, TASK):
-    TASK is the name of the task the event fired in ("migration/3",
-    "<idle>"), without its PID."""
+def _report_lines(lines):
+    """(seconds, Record, task) for each event line of `trace-cmd report`
+    text: TASK is the name of the task the event fired in, without its
+    PID; other lines are skipped."""
     for lineno, line in enumerate(lines, 1):
         m = _HEAD.search(line)
         if not m:
             continue
         body = line[m.end():].rstrip("\n").lstrip(" ")
         task = re.sub(r"-[0-9]+$", "", line[:m.start()].strip(), count=1)
-        yield Record(us(m.group(2)), int(m.group(1)), m.group(3), body, lineno), task
+        yield m.group(2), Record(us(m.group(2)), int(m.group(1)), m.group(3), body, lineno), task
+
+
+def report_stamped(lines):
+    """The event lines of `trace-cmd report` text as Stampeds, for an
+    analysis that computes in the report's seconds (as the shell's awk
+    did) rather than in whole microseconds; other lines are skipped."""
+    for seconds, rec, _ in _report_lines(lines):
+        yield Stamped(seconds, rec)
+
+
+def report_in_context(lines):
+    """The event lines of `trace-cmd report` text as (Record, TASK):
+    TASK is the name of the task the event fired in ("migration/3",
+    "<idle>"), without its PID."""
+    for _, rec, task in _report_lines(lines):
+        yield rec, task
 
 
 def report_records(lines):
