@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # How the tasks of one name moved between CPU classes and why, from a
 # traced run (lab/run -t, or -e with sched_migrate_task, sched_switch,
-# sched_wakeup and sched_waking; sched_overutilized_sd adds the domains
-# flagged at each move): moves by
+# sched_wakeup and sched_waking; sched_overutilized_sd and
+# sched_overutilized_rd add the domains flagged at each move): moves by
 # the classes of the two CPUs and by cause (active balance, wake-up,
 # balance), and each domain's flagged share of the trace.
 #

@@ -24,11 +24,12 @@ the run's facts.txt) and by its cause:
   tell them apart.
 
 With sched_overutilized_sd events (the series' per-domain tipping point,
-recorded whatever the policy; not the root domain's flag, which 6.12's
-EAS reads), each row also counts the moves made while each sched domain
-was flagged, and a second table gives each domain's flagged share of the
-whole trace and how often its flag changed.  A domain is "L<level>
-<span>"; its flag counts as clear until its first event.
+recorded whatever the policy) and sched_overutilized_rd (the root
+domain's flag, which gates 6.12's EAS), each row also counts the moves
+made while each flag was set, and a second table gives each flag's share
+of the whole trace and how often it changed.  A sched domain is
+"L<level> <span>", the root domain "root <span>"; a flag counts as clear
+until its first event.
 
 Usage: migrations.py DIR [COMM]
        migrations.py --report FILE --capacity LIST [COMM]
@@ -102,7 +103,15 @@ def _switch_pids(rec):
 
 
 def _domain(rec):
+    if rec.event == "sched_overutilized_rd":
+        return f"root {rec.field('span')}"
     return f"L{rec.field('level')} {rec.field('span')}"
+
+
+def _domain_order(domain):
+    """Sched domains by level, then the root domain."""
+    kind = domain.split()[0]
+    return (int(kind[1:]) if kind.startswith("L") else 1 << 30, domain)
 
 
 class _Moves:
@@ -164,7 +173,7 @@ def analyse(lines, capacities, comm=DEFAULT_COMM):
     flags, since, share, changes = {}, {}, Counter(), Counter()
     pids = set()
     for rec, task in events:
-        if rec.event == "sched_overutilized_sd":
+        if rec.event in ("sched_overutilized_sd", "sched_overutilized_rd"):
             d, on = _domain(rec), rec.field("overutilized") == "1"
             if on != flags.get(d, False):
                 changes[d] += 1
@@ -196,10 +205,10 @@ def analyse(lines, capacities, comm=DEFAULT_COMM):
     for d, on in flags.items():
         if on:
             share[d] += t1 - since[d]
-    domains = sorted(changes, key=lambda d: (int(d.split()[0][1:]), d))
+    domains = sorted(changes, key=_domain_order)
     out = [f"Moves of the tasks named {comm} ({len(pids)} tasks moved) over {span_s:.2f} s "
            f"of trace, by the classes of the two CPUs and the cause"
-           + ("; \"D flagged\": of them, those made while sched domain D was "
+           + ("; \"D flagged\": of them, those made while domain D was "
               "overutilized." if domains else "."), ""]
     head = ["from", "to", "cause", "moves", "per s"] + [f"{d} flagged" for d in domains]
     out.append("| " + " | ".join(head) + " |")
@@ -211,8 +220,8 @@ def analyse(lines, capacities, comm=DEFAULT_COMM):
     if not moves.rows:
         out.append("| - | - | no move | 0 | 0.0 |" + " |" * len(domains))
     if domains:
-        out += ["", "Each domain's flag (sched_overutilized_sd): its share of the whole "
-                "trace and its changes.", "",
+        out += ["", "Each domain's flag (sched_overutilized_sd, sched_overutilized_rd): its "
+                "share of the whole trace and its changes.", "",
                 "| domain | flagged % | changes | per s |", "|---|---|---|---|"]
         for d in domains:
             out.append(f"| {d} | {100 * share[d] / (t1 - t0 or 1):.0f} | {changes[d]} | "

@@ -115,6 +115,17 @@ if guest ou -e sched:sched_overutilized_sd hackbench --pipe --threads -g 2 -l 30
 	check "hackbench marks domains overutilized ($on) and they clear ($off)" \
 		sh -c "[ $on -gt 0 ] && [ $off -gt 0 ]"
 fi
+# 6.12's flag, through lab patch 5's event, under 6.12's policy: the
+# series' policy skips the root balance that clears it while the top
+# domain's own flag is clear.
+if guest ou-rd -e sched:sched_overutilized_rd cmd \
+	'echo 1 >/proc/sys/kernel/sched_energy_policy && hackbench --pipe --threads -g 2 -l 300'; then
+	trace-cmd report -i "$tmp/ou-rd/trace.dat" 2>/dev/null >"$tmp/report" || true
+	on=$(grep -c 'sched_overutilized_rd:.*overutilized=1' "$tmp/report" || true)
+	off=$(grep -c 'sched_overutilized_rd:.*overutilized=0' "$tmp/report" || true)
+	check "hackbench under 6.12's policy sets the root domain's flag ($on) and clears it ($off)" \
+		sh -c "[ $on -gt 0 ] && [ $off -gt 0 ]"
+fi
 
 # A spike marks the little cluster, and the domain above it, overutilized;
 # the little CPUs then sleep in nohz, where only an idle balance, or the

@@ -58,6 +58,10 @@ def flag(t, cpu, level, span, on):
               f"cpu={cpu} level={level} span={span} overutilized={int(on)}")
 
 
+def root_flag(t, cpu, span, on):
+    return ev(t, cpu, "sched_overutilized_rd", f"span={span} overutilized={int(on)}")
+
+
 def rows(lines, caps=JUNO, comm="small"):
     """The moves table as {(from, to, cause): [moves, flagged...]}."""
     out = M.analyse(lines, caps, comm)
@@ -156,6 +160,21 @@ class TestMigrations(unittest.TestCase):
         _, out = rows(lines)
         self.assertIn("| L1 0-5 | 50 | 2 | 0.5 |", out)
         self.assertIn("| L0 1-2 | 25 | 1 | 0.2 |", out)
+
+    def test_root_domain_flag(self):
+        """The root domain's flag, written at every root balance, counts
+        like a sched domain's and comes after them."""
+        lines = [root_flag(0.0, 0, "0-5", False), flag(0.0, 1, 0, "1-2", False),
+                 root_flag(1.0, 3, "0-5", True), root_flag(1.5, 1, "0-5", True),
+                 migrate(2.0, 1, 7, 1, 4), wakeup(2.0001, 1, 7, 4),
+                 root_flag(3.0, 1, "0-5", False), flag(3.5, 1, 0, "1-2", True),
+                 migrate(4.0, 4, 7, 4, 1, task="migration/4-9"),
+                 switch(4.00001, 1, "swapper/1:0", "small:7")]
+        t, out = rows(lines)
+        self.assertIn("| from | to | cause | moves | per s | L0 1-2 flagged | root 0-5 flagged |", out)
+        self.assertEqual(t, {("big", "little", "wake-up"): [1, 0, 1],
+                             ("little", "big", "active balance"): [1, 1, 0]})
+        self.assertIn("| root 0-5 | 50 | 2 | 0.5 |", out)
 
     def test_three_classes(self):
         """Three capacities are little, mid and big."""
