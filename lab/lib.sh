@@ -244,7 +244,7 @@ verdict_json() {
 
 # The series taken apart: each variant is policy 2 with one of its
 # scheduler features switched (lab/experiments/bench.sh sets them).
-SERIES_VARIANTS='2m 2r 2w 2g 2a 2p'
+SERIES_VARIANTS='2m 2r 2w 2g 2a 2p 2u'
 
 # check_variants LIST: die on a variant of -V that is not one of them.
 check_variants() {

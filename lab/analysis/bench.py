@@ -56,7 +56,9 @@ VARIANTS = {"2m": "no margin (NO_ENERGY_MARGIN)",
             "2w": "6.12's search in the chosen domain (NO_ENERGY_SD_SEARCH)",
             "2g": "upper domains tipped by a group, not a CPU (NO_ENERGY_SD_ANY_CPU)",
             "2a": "upper domains tipped by any one CPU, the RFC's rule (ENERGY_SD_ANY_CPU)",
-            "2p": "a busy previous CPU held as an idle one (NO_ENERGY_LEAVE_BUSY_PREV)"}
+            "2p": "a busy previous CPU held as an idle one (NO_ENERGY_LEAVE_BUSY_PREV)",
+            "2u": "a busy previous CPU that is the only fit keeps the task "
+                  "(NO_ENERGY_LEAVE_BUSY_ONLY_FIT)"}
 # Files are read and written as bytes decoded this way, so that whatever
 # a log or notes.md holds reaches the report unchanged.
 ENCODING, ERRORS = "utf-8", "surrogateescape"

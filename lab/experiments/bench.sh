@@ -17,9 +17,10 @@
 # overutilized only by a group beyond the margin as a whole or a misfit
 # task, not by any one CPU (NO_ENERGY_SD_ANY_CPU); 2a, by any one CPU, the
 # RFC's rule (ENERGY_SD_ANY_CPU); 2p, a busy previous CPU holds the task by
-# the margin and ties as an idle one does (NO_ENERGY_LEAVE_BUSY_PREV).
-# Every other policy restores the five features as the kernel booted with
-# them.  SCHEDUTIL, for the whole boot: the utilization signals the
+# the margin and ties as an idle one does (NO_ENERGY_LEAVE_BUSY_PREV); 2u,
+# a busy previous CPU that is the only fit keeps the task
+# (NO_ENERGY_LEAVE_BUSY_ONLY_FIT).  Every other policy restores the six
+# features as the kernel booted with them.  SCHEDUTIL, for the whole boot: the utilization signals the
 # kernel runs on, 6.12 (default: 6.12's), 4.16 (the RFC's:
 # kernel.lab_util_416 1, every CFS reader of utilization, schedutil, the
 # energy estimates and the fit and over-utilization tests, sees util_avg
@@ -94,13 +95,14 @@ variant_setting() {
 	2g) echo NO_ENERGY_SD_ANY_CPU ;;
 	2a) echo ENERGY_SD_ANY_CPU ;;
 	2p) echo NO_ENERGY_LEAVE_BUSY_PREV ;;
+	2u) echo NO_ENERGY_LEAVE_BUSY_ONLY_FIT ;;
 	esac
 }
 
 [ -w "$sysctl" ] || { echo "no $sysctl: not the series' kernel" >&2; exit 1; }
 [ -n "$policies" ] || { echo "no policy: $usage" >&2; exit 2; }
 unknown_policy() {
-	echo "unknown policy '$1' (0, 1, 2, 2m, 2r, 2w, 2g, 2a, 2p or b)" >&2
+	echo "unknown policy '$1' (0, 1, 2, 2m, 2r, 2w, 2g, 2a, 2p, 2u or b)" >&2
 	exit 2
 }
 for p in $policies; do
@@ -154,7 +156,7 @@ fi
 boot_features=
 if [ -r "$features" ]; then
 	boot_features=$(tr ' ' '\n' <"$features" |
-		grep -Ex '(NO_)?ENERGY_(SD_FLAG|SD_SEARCH|MARGIN|SD_ANY_CPU|LEAVE_BUSY_PREV)' || true)
+		grep -Ex '(NO_)?ENERGY_(SD_FLAG|SD_SEARCH|MARGIN|SD_ANY_CPU|LEAVE_BUSY_PREV|LEAVE_BUSY_ONLY_FIT)' || true)
 fi
 
 # set_features P: the series' parts as policy P takes them, as booted but

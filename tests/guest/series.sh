@@ -49,12 +49,13 @@ if guest kunit idle; then
 	fails=$(grep -c '^ *not ok' "$tmp/ktap" || true)
 	check "KUnit: no failing case ($fails not ok)" [ "$fails" -eq 0 ]
 	grep '^ *not ok' "$tmp/ktap" | sed 's/^/    /' || true
-	# fair.c's side (patch 16): each case ran and passed, none skipped.
+	# fair.c's side (patches 16 and 25): each case ran and passed, none
+	# skipped.
 	for case in energy_sd_choice sd_flag_set_clear_propagate \
 		sd_flag_top_level_has_no_parent \
 		sd_flag_marked_by_cpu_and_misfit sd_flag_cleared_when_all_idle \
 		load_balance_skips_quiet_domains policy_switch \
-		place_leaves_prev_not_allowed; do
+		place_leaves_prev_not_allowed place_leaves_busy_prev_only_fit; do
 		check "KUnit $case ok" grep -q "^ *ok [0-9]* $case\$" "$tmp/ktap"
 	done
 	# The case allows "not placed" (the thread may not fit its CPU);
@@ -94,7 +95,7 @@ if guest sysctl "$DATA/sysctl-policy.sh"; then
 	grep -E '^(accepted|changed)-bad' "$out" | sed 's/^/    /' || true
 	# Patch 12 tips upper domains by group by default.
 	for f in ENERGY_SD_FLAG:1 ENERGY_SD_SEARCH:1 ENERGY_MARGIN:1 ENERGY_SD_ANY_CPU:0 \
-		ENERGY_LEAVE_BUSY_PREV:1; do
+		ENERGY_LEAVE_BUSY_PREV:1 ENERGY_LEAVE_BUSY_ONLY_FIT:1; do
 		d=${f#*:} f=${f%:*}
 		check "scheduler feature $f $([ "$d" = 1 ] && echo on || echo off) by default, turns off and on" \
 			grep -qx "feature $f default $d off 1 on 1" "$out"

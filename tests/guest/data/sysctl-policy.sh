@@ -27,7 +27,8 @@ for v in 3 -1 abc '' 2x "$long"; do
 done
 
 feat=/sys/kernel/debug/sched/features
-for f in ENERGY_SD_FLAG ENERGY_SD_SEARCH ENERGY_MARGIN ENERGY_SD_ANY_CPU ENERGY_LEAVE_BUSY_PREV; do
+for f in ENERGY_SD_FLAG ENERGY_SD_SEARCH ENERGY_MARGIN ENERGY_SD_ANY_CPU ENERGY_LEAVE_BUSY_PREV \
+	ENERGY_LEAVE_BUSY_ONLY_FIT; do
 	on=0 off=0 back=0
 	grep -qw "$f" "$feat" && on=1
 	echo "NO_$f" >"$feat" && grep -qw "NO_$f" "$feat" && off=1
