@@ -92,8 +92,22 @@ am_series() {
 	log "applied $n $2(es) from ${1#"$LAB_TOP"/}"
 }
 
+# The tree must hold what patches/ and the lab patches make of the base
+# and nothing else: a hand edit would be built in silently, or git would
+# refuse to move the tree with its own message.
+check_tree_clean() {
+	edits=$(git_k status --porcelain --untracked-files=no) ||
+		die "git status failed in ${KSRC#"$LAB_TOP"/}"
+	edits=$(printf '%s\n' "$edits" | sed 's/^...//' | head -n 5 | tr '\n' ' ')
+	[ -z "${edits% }" ] ||
+		die "${KSRC#"$LAB_TOP"/} has changes of its own (${edits% }): save them as a patch in patches/ or lab/kernel/lab-patches, or drop them with git -C ${KSRC#"$LAB_TOP"/} checkout -- ."
+}
+
 apply_series() {
-	id=$(series_id)
+	check_tree_clean
+	# The stamp names what was applied and the commit it made: a tree
+	# moved to another commit by hand is applied again.
+	id="$(series_id) $(git_k rev-parse -q --verify HEAD || true)"
 	stamp=$KSRC/.git/lab-series-id
 	[ -f "$stamp" ] && [ "$(cat "$stamp")" = "$id" ] && return 0
 	rm -f "$stamp"
@@ -103,7 +117,7 @@ apply_series() {
 	git_k clean -qfdx
 	am_series "$SERIES_DIR" patch
 	am_series "$LAB_PATCHES_DIR" "lab patch" " + the series"
-	echo "$id" >"$stamp"
+	echo "$(series_id) $(git_k rev-parse HEAD)" >"$stamp"
 }
 
 # merged_fragment FILE...: their option lines in order, each option once,

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # The kernel build's failure modes give one clear message naming the
-# cause: a patch that does not apply, a series naming a missing file, a
-# config option that does not stick, a pinned version apt cannot provide.
+# cause: a patch that does not apply, a tree edited by hand, a series
+# naming a missing file, a config option that does not stick, a pinned
+# version apt cannot provide.
 # Also: the lab config really is allnoconfig + fragment, every line kept.
 set -eu
 LAB_TOP=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
@@ -40,6 +41,13 @@ expect_fail "a patch that does not apply stops the build and is named" \
 	env SERIES_DIR="$tmp/series" LAB_KERNEL_STEPS=apply "$build"
 check "the tree is left at the pristine base after a failed git am" \
 	sh -c "git -C '$KSRC' diff --quiet debian-base && ! test -d '$KSRC/.git/rebase-apply'"
+
+# A hand edit in the tree: named, not built in and not fought with git.
+printf '/* a hand edit */\n' >>"$KSRC/kernel/sched/fair.c"
+expect_fail "a kernel tree with changes of its own is named" \
+	'has changes of its own (kernel/sched/fair.c)' \
+	env LAB_KERNEL_STEPS=apply "$build"
+git -C "$KSRC" checkout -q -- kernel/sched/fair.c
 
 echo 0002-missing.patch >"$tmp/series/series"
 expect_fail "a series naming a missing patch is reported" \
