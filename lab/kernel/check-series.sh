@@ -21,6 +21,14 @@ help_only_options "$@"
 shift $((OPTIND - 1))
 no_more_args "$@"
 
+# One run at a time: a second would move the bisect tree under the first
+# one's builds (seen: a header gone between a compile and its fixdep).
+GATES_LOCK=$BUILD_DIR/check-series.lock
+mkdir -p "$BUILD_DIR"
+exec 9>"$GATES_LOCK"
+flock -n 9 ||
+	die "another lab/kernel/check-series.sh is running (it holds ${GATES_LOCK#"$LAB_TOP"/})"
+
 BISECT_SRC=$BUILD_DIR/bisect
 BISECT_OBJ=$BUILD_DIR/obj/bisect
 NOEM_OBJ=$BUILD_DIR/obj/bisect-noem
