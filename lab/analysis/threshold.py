@@ -17,7 +17,9 @@ of one boot: the host's drift cancels), +- two standard errors; the
 board model's optimum (`emcost -B -p PERIOD optimum PLATFILE UTILxN`,
 the cheapest static placement under the same 80% fit margin) over the
 mean window; the share of the CPUs' energy spent on CPUs bigger than the
-class under test.  A policy's runs "split" when, sorted, their largest
+class under test; the share of the tasks' periods that ended late (rt-app's
+slack below zero: the period's work done after its deadline) over all
+runs.  A policy's runs "split" when, sorted, their largest
 gap exceeds SPLIT_PCT of the median and is wider than the rest of their
 range together: two modes, not spread (the evidence, every run, is
 printed).
@@ -64,6 +66,7 @@ class Scenario:
             raise ThresholdError(f"scenarios: '{' '.join(words)}': not whole numbers") from None
         self.runs = {}    # policy -> {rep: J}
         self.above = {}   # policy -> [share of the CPUs' energy above the class, per run]
+        self.late = {}    # policy -> [periods ended late, periods], over its runs
         self.windows = []
 
     @property
@@ -101,6 +104,11 @@ def load_runs(d, plat, scens, caps):
         if s is None:
             continue
         s.runs.setdefault(pol, {})[rep] = total / 1e6
+        loops, late = v.get("loops", ""), v.get("late", "")
+        if loops.isdigit() and late.isdigit():
+            acc = s.late.setdefault(pol, [0, 0])
+            acc[0] += int(late)
+            acc[1] += int(loops)
         s.windows.append(window)
         per_cpu = {}
         for item in v.get("cpus", "").split(","):
@@ -161,6 +169,13 @@ def optimum_j(emcost, s, platfile, window_s):
     return float(f[1]) / 1e6 * window_s, f[2] if len(f) > 2 else ""
 
 
+def late_pct(s, p):
+    """The share of P's periods, over its runs, that ended past their
+    deadline; None where the logs do not count them."""
+    late, loops = s.late.get(p, (0, 0))
+    return 100.0 * late / loops if loops else None
+
+
 def scenario_label(s):
     return "%s (%d) | %d%% (%.0f) | %d | %d" % (s.cls, s.cap, s.pct, s.util, s.tasks, s.period_us // 1000)
 
@@ -173,7 +188,8 @@ def platform_section(plat, scens, policies, emcost, verdicts, rows):
     head += ["%s J (RSD)" % NAMES.get(p, p) for p in policies]
     head += ["%s vs none" % NAMES.get(p, p) for p in eas]
     head += ["series vs 6.12"] + ["%s vs series" % v for v in variants]
-    head += ["optimum J", "series / opt", "above the class %% (%s)" % "/".join(NAMES.get(p, p) for p in policies)]
+    names = "/".join(NAMES.get(p, p) for p in policies)
+    head += ["optimum J", "series / opt", "above the class %% (%s)" % names, "late %% (%s)" % names]
     ncol = sum(h.count("|") + 1 for h in head)
     out = [f"## {plat}\n\n", "| " + " | ".join(head) + " |\n", "|" + "---|" * ncol + "\n"]
     splits = []
@@ -202,7 +218,8 @@ def platform_section(plat, scens, policies, emcost, verdicts, rows):
             row["policies"][NAMES.get(p, p)] = {
                 "runs_j": [s.runs[p][r] for r in sorted(s.runs[p])], "mean_j": m,
                 "rsd_pct": stats.rsd_pct(js), "split": bool(sp),
-                "above_class_pct": stats.mean(s.above[p]) if s.above.get(p) else None}
+                "above_class_pct": stats.mean(s.above[p]) if s.above.get(p) else None,
+                "late_pct": late_pct(s, p)}
         comps = [(p, "0") for p in eas] + [("2", "1")] + [(v, "2") for v in variants]
         for a, b in comps:
             pr = pairs[(a, b)] = pair(s, a, b)
@@ -213,6 +230,7 @@ def platform_section(plat, scens, policies, emcost, verdicts, rows):
         cells.append("-" if opt is None else "%.3f" % opt)
         cells.append("-" if opt is None or not ser else "%.2f" % (stats.mean(list(ser.values())) / opt))
         cells.append("/".join("%.0f" % stats.mean(s.above[p]) if s.above.get(p) else "-" for p in policies))
+        cells.append("/".join("-" if late_pct(s, p) is None else "%.1f" % late_pct(s, p) for p in policies))
         out.append("| " + " | ".join(cells) + " |\n")
         rows.append(row)
         for target, a, b in (("series <= none", "2", "0"), ("series <= 6.12", "2", "1")):
@@ -262,7 +280,8 @@ def report(d):
            "model) over each run; RSD: sd / mean; \"vs\": paired per repetition, +- two "
            "standard errors; optimum: emcost's cheapest static placement on the board model "
            "over the mean window; \"above the class\": the share of the CPUs' energy spent on "
-           "CPUs bigger than the class.  Lower is better.  A target is judged on %d or more "
+           "CPUs bigger than the class; \"late\": the share of the tasks' periods whose work "
+           "ended past the period (rt-app's slack below zero), over all runs.  Lower is better.  A target is judged on %d or more "
            "repetitions.\n\n" % (cfg["duration"], cfg["reps"], MIN_PAIRS)]
     verdicts, rows = {}, []
     for plat in plats:

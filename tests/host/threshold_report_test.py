@@ -4,7 +4,8 @@
 synthetic runs on Juno r0 (CPUs 1 and 2 its big ones) whose figures are
 known: the paired comparisons and the verdicts they give, runs in two
 modes told from spread, the share of the energy above the class, the
-optimum, and one message naming the cause for each bad input."""
+periods ended late, the optimum, and one message naming the cause for
+each bad input."""
 
 import io
 import json
@@ -29,14 +30,17 @@ def write(path, text):
         f.write(text)
 
 
-def run_line(policy, rep, joules, big_share=0.5, n=4, run_us=5296, period_us=16000):
+def run_line(policy, rep, joules, big_share=0.5, n=4, run_us=5296, period_us=16000,
+             late=None):
     """A bench-energy line: JOULES in all, BIG_SHARE of the CPUs' energy
-    on CPU 1 (a big CPU), the rest on CPU 0 (a little one)."""
+    on CPU 1 (a big CPU), the rest on CPU 0 (a little one); LATE, if
+    given, (periods ended late, periods)."""
     uj = int(joules * 1e6)
     big = int(uj * big_share)
     return (f"bench-energy n {n} policy {policy} rep {rep} window_us 5000000 total_uj {uj} "
             f"domains_uj {uj} cpus cpu0:{uj - big},cpu1:{big} su 6.12 clusters_uj - "
-            f"cluster_on_ms - cluster_busy_ms - opp_ms - run_us {run_us} period_us {period_us}")
+            f"cluster_on_ms - cluster_busy_ms - opp_ms - run_us {run_us} period_us {period_us}"
+            + ("" if late is None else f" loops {late[1]} late {late[0]}"))
 
 
 class Threshold(unittest.TestCase):
@@ -112,6 +116,18 @@ class Threshold(unittest.TestCase):
         self.assertAlmostEqual(pol["6.12"]["above_class_pct"], 100.0, places=3)
         self.assertAlmostEqual(pol["series"]["above_class_pct"], 0.0, places=3)
         self.assertIn("| 25/100/0 |", text)
+
+    def test_late_periods_over_all_runs(self):
+        lines = [run_line("0", 1, 1.0, late=(0, 1000)), run_line("0", 2, 1.0, late=(0, 1000))]
+        lines += [run_line("1", 1, 1.0, late=(30, 1000)), run_line("1", 2, 1.0, late=(10, 1000))]
+        lines += [run_line("2", r, 1.0) for r in (1, 2)]  # an older log: not counted
+        write(os.path.join(self.d, "juno-r0", "experiment.log"), "\n".join(lines) + "\n")
+        text, js = self.report()
+        pol = js["scenarios"][0]["policies"]
+        self.assertEqual(pol["none"]["late_pct"], 0.0)
+        self.assertAlmostEqual(pol["6.12"]["late_pct"], 2.0, places=6)
+        self.assertIsNone(pol["series"]["late_pct"])
+        self.assertIn("| 0.0/2.0/- |", text)
 
     def test_optimum_priced_for_the_scenario(self):
         self.log({"0": [1.0] * 3, "1": [1.0] * 3, "2": [1.0] * 3})
