@@ -55,7 +55,8 @@ if guest kunit idle; then
 		sd_flag_top_level_has_no_parent \
 		sd_flag_marked_by_cpu_and_misfit sd_flag_cleared_when_all_idle \
 		load_balance_skips_quiet_domains policy_switch \
-		place_leaves_prev_not_allowed place_leaves_busy_prev_only_fit; do
+		policy_switch_resets_rd_flag place_leaves_prev_not_allowed \
+		place_leaves_busy_prev_only_fit; do
 		check "KUnit $case ok" grep -q "^ *ok [0-9]* $case\$" "$tmp/ktap"
 	done
 	# The case allows "not placed" (the thread may not fit its CPU);
@@ -129,6 +130,95 @@ if guest ou-rd -e sched:sched_overutilized_rd cmd \
 	off=$(grep -c 'sched_overutilized_rd:.*overutilized=0' "$tmp/report" || true)
 	check "hackbench under 6.12's policy sets the root domain's flag ($on) and clears it ($off)" \
 		sh -c "[ $on -gt 0 ] && [ $off -gt 0 ]"
+fi
+
+# The same flag under the series' policy, which skips that root balance:
+# after hackbench and a pause it may be left set with every CPU idle, and
+# a switch to 6.12's policy must not leave 6.12's EAS off.  "set at the
+# switch" is the flag's state at the switch's trace marker, "cleared
+# after" the time to its first clear, "set at the end" its state when the
+# guest stops.  End to end: before patch 4 reset it on the switch, the
+# writer's newly idle balance cleared it too (113 us after, 2026-12-07),
+# which needs rd->overloaded set; KUnit's policy_switch_resets_rd_flag
+# tests the reset itself.
+RD_RESET_BOUND_MS=20
+if guest rd-reset -e sched:sched_overutilized_rd cmd \
+	'hackbench --pipe --threads -g 2 -l 100 && sleep 0.5 &&
+	echo rd-switch >/sys/kernel/tracing/trace_marker &&
+	echo 1 >/proc/sys/kernel/sched_energy_policy && sleep 0.5 &&
+	echo rd-end >/sys/kernel/tracing/trace_marker'; then
+	trace-cmd report -i "$tmp/rd-reset/trace.dat" 2>/dev/null >"$tmp/report" || true
+	# "STALE CLEAR_US END", CLEAR_US -1 if no clear followed the switch.
+	res=$(awk '
+	/tracing_mark_write: rd-switch/ { t0 = $3 + 0; stale = up + 0; seen = 1 }
+	/tracing_mark_write: rd-end/ { done = 1 }
+	/sched_overutilized_rd:/ && !done {
+		v = ($0 ~ /overutilized=1/)
+		if (seen && !v && clear < 0) clear = int(($3 - t0) * 1e6)
+		up = v
+	}
+	BEGIN { clear = -1 }
+	END { if (seen) print stale, clear, up + 0 }' "$tmp/report")
+	# shellcheck disable=SC2086 # three numbers, split on purpose
+	set -- ${res:-x x x}
+	ok=no
+	if [ "$1" = 0 ] && [ "$3" = 0 ]; then
+		ok=yes
+	elif [ "$1" = 1 ] && [ "$3" = 0 ] && [ "$2" -ge 0 ] &&
+		[ "$2" -le $((RD_RESET_BOUND_MS * 1000)) ]; then
+		ok=yes
+	fi
+	check "a switch to 6.12's policy clears the root domain's flag within $RD_RESET_BOUND_MS ms (set at the switch: ${1}; cleared after: ${2} us; set at the end: ${3})" \
+		[ "$ok" = yes ]
+fi
+
+# A CPU's capacity (what RT, DL, IRQ and HW pressure leave to CFS) is
+# refreshed by the balance of its domains, which the series' policy skips
+# below the tipping point; patch 4 refreshes it there all the same, or
+# cpu_overutilized() would never see an RT task squeeze the CPU.  An RT
+# task busy half of every 16 ms on little CPU 0, nothing else running:
+# while CPU 0's lowest domain is not flagged (its balance skipped), CPU
+# 0's capacity (lab patch 5's sched:sched_cpu_capacity) must be refreshed
+# at least RT_CAP_UPDATES times in the 2 s (at least every 128 ms: the
+# busy balance interval of a 4-CPU level) and fall below the capacity
+# margin (80%) of its original capacity.  Measured (2026-12-07): without
+# the refresh no update at all.
+RT_CAP_UPDATES=8
+if guest rt-capacity -e sched:sched_cpu_capacity,sched:sched_overutilized_sd \
+	"$DATA/rt-pressure.json"; then
+	trace-cmd report -i "$tmp/rt-capacity/trace.dat" 2>/dev/null >"$tmp/report" || true
+	# "ALL UPDATES MIN ORIG": capacity updates of any CPU, then CPU 0's
+	# while its lowest domain (level 0, a span from CPU 0) is not flagged.
+	res=$(awk '
+	/sched_overutilized_sd:/ {
+		lvl = ""; span = ""; v = ""
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^level=/) lvl = substr($i, 7)
+			if ($i ~ /^span=/) span = substr($i, 6)
+			if ($i ~ /^overutilized=/) v = substr($i, 14) + 0
+		}
+		if (lvl == "0" && span ~ /^0([,-]|$)/) flagged = v
+	}
+	/sched_cpu_capacity:/ {
+		all++
+		if ($0 !~ / cpu=0 / || flagged) next
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^capacity=/) c = substr($i, 10) + 0
+			if ($i ~ /^capacity_orig=/) o = substr($i, 15) + 0
+		}
+		n++; if (min == "" || c < min) min = c
+	}
+	END { print all + 0, n + 0, (min == "" ? -1 : min), o + 0 }' "$tmp/report")
+	# shellcheck disable=SC2086 # four numbers, split on purpose
+	set -- $res
+	check "the trace has capacity updates ($1)" [ "$1" -gt 0 ]
+	ok=no
+	if [ "$2" -ge "$RT_CAP_UPDATES" ] && [ "$3" -ge 0 ] &&
+		[ $(($3 * 5)) -lt $(($4 * 4)) ]; then
+		ok=yes
+	fi
+	check "an RT task squeezing CPU 0 shows in its capacity under the series ($2 updates while unflagged, at least $RT_CAP_UPDATES; lowest $3 of $4)" \
+		[ "$ok" = yes ]
 fi
 
 # A spike marks the little cluster, and the domain above it, overutilized;
