@@ -5,6 +5,8 @@
 # shellcheck disable=SC2034 # the variables are for the sourcing scripts
 
 BUILD_DIR=${BUILD_DIR:-$LAB_TOP/build}
+# Held by lab/kernel/check-series.sh while it runs: one run at a time.
+GATES_LOCK=$BUILD_DIR/check-series.lock
 KSRC=$BUILD_DIR/linux-source-6.12
 KOBJ=$BUILD_DIR/obj/lab
 TOOLS_BIN=$BUILD_DIR/tools

@@ -203,6 +203,7 @@ def platform_section(plat, scens, policies, emcost, verdicts, rows):
         flat = label.replace(" | ", ", ")
         cells = [label]
         pairs, splits_of = {}, {}
+        lates = {p: late_pct(s, p) for p in policies}
         for p in policies:
             js = list(s.runs.get(p, {}).values())
             if not js:
@@ -219,7 +220,7 @@ def platform_section(plat, scens, policies, emcost, verdicts, rows):
                 "runs_j": [s.runs[p][r] for r in sorted(s.runs[p])], "mean_j": m,
                 "rsd_pct": stats.rsd_pct(js), "split": bool(sp),
                 "above_class_pct": stats.mean(s.above[p]) if s.above.get(p) else None,
-                "late_pct": late_pct(s, p)}
+                "late_pct": lates[p]}
         comps = [(p, "0") for p in eas] + [("2", "1")] + [(v, "2") for v in variants]
         for a, b in comps:
             pr = pairs[(a, b)] = pair(s, a, b)
@@ -230,7 +231,7 @@ def platform_section(plat, scens, policies, emcost, verdicts, rows):
         cells.append("-" if opt is None else "%.3f" % opt)
         cells.append("-" if opt is None or not ser else "%.2f" % (stats.mean(list(ser.values())) / opt))
         cells.append("/".join("%.0f" % stats.mean(s.above[p]) if s.above.get(p) else "-" for p in policies))
-        cells.append("/".join("-" if late_pct(s, p) is None else "%.1f" % late_pct(s, p) for p in policies))
+        cells.append("/".join("-" if lates[p] is None else "%.1f" % lates[p] for p in policies))
         out.append("| " + " | ".join(cells) + " |\n")
         rows.append(row)
         for target, a, b in (("series <= none", "2", "0"), ("series <= 6.12", "2", "1")):
@@ -281,8 +282,8 @@ def report(d):
            "standard errors; optimum: emcost's cheapest static placement on the board model "
            "over the mean window; \"above the class\": the share of the CPUs' energy spent on "
            "CPUs bigger than the class; \"late\": the share of the tasks' periods whose work "
-           "ended past the period (rt-app's slack below zero), over all runs.  Lower is better.  A target is judged on %d or more "
-           "repetitions.\n\n" % (cfg["duration"], cfg["reps"], MIN_PAIRS)]
+           "ended past the period (rt-app's slack below zero), over all runs.  Lower is better.  "
+           "A target is judged on %d or more repetitions.\n\n" % (cfg["duration"], cfg["reps"], MIN_PAIRS)]
     verdicts, rows = {}, []
     for plat in plats:
         scs = [s for s in scens if s.plat == plat]

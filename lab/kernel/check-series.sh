@@ -23,7 +23,6 @@ no_more_args "$@"
 
 # One run at a time: a second would move the bisect tree under the first
 # one's builds (seen: a header gone between a compile and its fixdep).
-GATES_LOCK=$BUILD_DIR/check-series.lock
 mkdir -p "$BUILD_DIR"
 exec 9>"$GATES_LOCK"
 flock -n 9 ||

@@ -12,5 +12,5 @@ gates=$LAB_TOP/lab/kernel/check-series.sh
 # A second run while one holds the gates' lock is refused at once.
 expect_fail "a second check-series.sh is refused while one runs" \
 	'another lab/kernel/check-series.sh is running' \
-	flock "${BUILD_DIR:-$LAB_TOP/build}/check-series.lock" "$gates"
+	flock "$GATES_LOCK" "$gates"
 exec "$gates"
