@@ -65,13 +65,24 @@ extract_source() {
 	echo "$want" >"$stamp"
 }
 
+# Every patch a series file names exists.  Checked in the script's own
+# shell, not in series_id(): a die() in a pipeline or a command
+# substitution ends only its subshell, and the missing file would surface
+# later as a patch that "does not apply".
+check_series_files() {
+	for dir in "$SERIES_DIR" "$LAB_PATCHES_DIR"; do
+		for p in $(series_patches "$dir"); do
+			[ -f "$dir/$p" ] ||
+				die "${dir#"$LAB_TOP"/}/series names $p, which does not exist"
+		done
+	done
+}
+
 # Identity of what should be applied: both series files and every patch.
 series_id() {
 	for dir in "$SERIES_DIR" "$LAB_PATCHES_DIR"; do
 		echo "$dir"
-		series_patches "$dir" | while read -r p; do
-			[ -f "$dir/$p" ] ||
-				die "${dir#"$LAB_TOP"/}/series names $p, which does not exist"
+		for p in $(series_patches "$dir"); do
 			cat "$dir/$p"
 		done
 	done | sha256sum | cut -d' ' -f1
@@ -105,9 +116,11 @@ check_tree_clean() {
 
 apply_series() {
 	check_tree_clean
+	check_series_files
+	sid=$(series_id)
 	# The stamp names what was applied and the commit it made: a tree
 	# moved to another commit by hand is applied again.
-	id="$(series_id) $(git_k rev-parse -q --verify HEAD || true)"
+	id="$sid $(git_k rev-parse -q --verify HEAD || true)"
 	stamp=$KSRC/.git/lab-series-id
 	[ -f "$stamp" ] && [ "$(cat "$stamp")" = "$id" ] && return 0
 	rm -f "$stamp"
@@ -117,7 +130,7 @@ apply_series() {
 	git_k clean -qfdx
 	am_series "$SERIES_DIR" patch
 	am_series "$LAB_PATCHES_DIR" "lab patch" " + the series"
-	echo "$(series_id) $(git_k rev-parse HEAD)" >"$stamp"
+	echo "$sid $(git_k rev-parse HEAD)" >"$stamp"
 }
 
 # merged_fragment FILE...: their option lines in order, each option once,

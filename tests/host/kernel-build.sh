@@ -53,6 +53,11 @@ echo 0002-missing.patch >"$tmp/series/series"
 expect_fail "a series naming a missing patch is reported" \
 	'names 0002-missing.patch, which does not exist' \
 	env SERIES_DIR="$tmp/series" LAB_KERNEL_STEPS=apply "$build"
+# ... and stops there, before git am reports the same file as a patch
+# that does not apply.
+check "a series naming a missing patch gets that one message" \
+	sh -c "! out=\$(env SERIES_DIR='$tmp/series' LAB_KERNEL_STEPS=apply '$build' 2>&1) &&
+	       ! printf '%s\n' \"\$out\" | grep -q 'does not apply'"
 
 # VIRTIO_BLK without BLK_DEV: merge_config keeps quiet, we must not.
 printf 'CONFIG_BLOCK=y\nCONFIG_BLK_DEV=n\nCONFIG_VIRTIO_MENU=y\nCONFIG_VIRTIO_MMIO=y\nCONFIG_VIRTIO_BLK=y\n' >"$tmp/frag.config"
