@@ -7,6 +7,7 @@ a script that turns one results directory into DIR/report.md."""
 
 import argparse
 import os
+import shutil
 import sys
 
 from analysis import trace
@@ -53,6 +54,44 @@ def report_main(argv, prog, description, dir_help, make_report, errors):
         print(f"{prog}: {failure}", file=sys.stderr)
         return 1
     return 0
+
+
+def run_dir_parser(prog, description, dir_help, report_help):
+    """The parser of a trace script: operands "DIR [COMM]" (DIR_HELP) and
+    --report FILE (REPORT_HELP), which run_dir_operands() reads."""
+    ap = Parser(prog=prog, description=description)
+    ap.add_argument("operands", metavar="DIR [COMM]", nargs="*", help=dir_help)
+    ap.add_argument("--report", metavar="FILE", help=report_help)
+    return ap
+
+
+def run_dir_operands(ap, args, default_comm):
+    """(DIR, COMM) of a trace script's operands "DIR [COMM]", or (None,
+    COMM) of "[COMM]" with --report; a bad count is AP's usage error."""
+    ops = args.operands
+    if args.report is not None:
+        if len(ops) > 1:
+            ap.error(f"unexpected argument '{ops[1]}'")
+        return None, (ops + [""])[0] or default_comm
+    if not ops:
+        ap.error("no results directory given")
+    if len(ops) > 2:
+        ap.error(f"unexpected argument '{ops[2]}'")
+    return ops[0], (ops + ["", ""])[1] or default_comm
+
+
+def run_dir_report(report, run_dir, error, record_hint):
+    """The report lines of --report REPORT, or of RUN_DIR/trace.dat
+    through trace-cmd; ERROR (an exception class) names what is missing,
+    RECORD_HINT how to record a trace."""
+    if report is not None:
+        return read_report(report)
+    dat = os.path.join(run_dir, "trace.dat")
+    if not os.path.isfile(dat):
+        raise error(f"no trace at {dat}: {record_hint}")
+    if shutil.which("trace-cmd") is None:
+        raise error("trace-cmd is not installed on the host")
+    return trace.report(dat)
 
 
 def read_report(path):

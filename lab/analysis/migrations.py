@@ -43,7 +43,6 @@ tables on stdout; 1 with one message when the input cannot be read.
 
 import os
 import re
-import shutil
 import sys
 from collections import Counter, defaultdict
 
@@ -231,33 +230,21 @@ def analyse(lines, capacities, comm=DEFAULT_COMM):
 
 def main(argv=None):
     prog = os.path.basename(sys.argv[0]) or "migrations.py"
-    ap = cli.Parser(
-        prog=prog,
-        description="How the tasks of one name moved between CPU classes and why (active "
-                    "balance, wake-up, balance), with the sched domains flagged at each move, "
-                    "from a traced run (lab/run -t).")
-    ap.add_argument("operands", metavar="DIR [COMM]", nargs="*",
-                    help="the run's results directory (its trace.dat and facts.txt) and the "
-                         f"tasks' name (default: {DEFAULT_COMM}, the benchmark's rt-app tasks)")
-    ap.add_argument("--report", metavar="FILE",
-                    help="read the text of `trace-cmd report` from FILE (- for stdin): then "
-                         "--capacity is needed and the only operand is COMM")
+    ap = cli.run_dir_parser(
+        prog,
+        "How the tasks of one name moved between CPU classes and why (active balance, "
+        "wake-up, balance), with the sched domains flagged at each move, from a traced run "
+        "(lab/run -t).",
+        "the run's results directory (its trace.dat and facts.txt) and the tasks' name "
+        f"(default: {DEFAULT_COMM}, the benchmark's rt-app tasks)",
+        "read the text of `trace-cmd report` from FILE (- for stdin): then --capacity is "
+        "needed and the only operand is COMM")
     ap.add_argument("--capacity", metavar="LIST",
                     help="each CPU's capacity in CPU order, comma separated")
     args = ap.parse_args(argv)
-    ops = args.operands
-    if args.report is not None:
-        if args.capacity is None:
-            ap.error("--report needs --capacity")
-        if len(ops) > 1:
-            ap.error(f"unexpected argument '{ops[1]}'")
-        comm = (ops + [""])[0] or DEFAULT_COMM
-    elif not ops:
-        ap.error("no results directory given")
-    elif len(ops) > 2:
-        ap.error(f"unexpected argument '{ops[2]}'")
-    else:
-        comm = (ops + ["", ""])[1] or DEFAULT_COMM
+    if args.report is not None and args.capacity is None:
+        ap.error("--report needs --capacity")
+    run_dir, comm = cli.run_dir_operands(ap, args, DEFAULT_COMM)
     try:
         if args.capacity is not None:
             try:
@@ -266,19 +253,12 @@ def main(argv=None):
                 raise MigrationsError(f"--capacity '{args.capacity}': not a list of numbers") from None
         else:
             try:
-                with open(os.path.join(ops[0], "facts.txt"), encoding="utf-8") as f:
+                with open(os.path.join(run_dir, "facts.txt"), encoding="utf-8") as f:
                     caps = read_capacities(f)
             except OSError as e:
-                raise MigrationsError(f"cannot read {ops[0]}/facts.txt: {e.strerror}") from None
-        if args.report is not None:
-            lines = cli.read_report(args.report)
-        else:
-            dat = os.path.join(ops[0], "trace.dat")
-            if not os.path.isfile(dat):
-                raise MigrationsError(f"no trace at {dat}: run the experiment with lab/run -t")
-            if shutil.which("trace-cmd") is None:
-                raise MigrationsError("trace-cmd is not installed on the host")
-            lines = trace.report(dat)
+                raise MigrationsError(f"cannot read {run_dir}/facts.txt: {e.strerror}") from None
+        lines = cli.run_dir_report(args.report, run_dir, MigrationsError,
+                                   "run the experiment with lab/run -t")
         text = "".join(ln + "\n" for ln in analyse(lines, caps, comm))
     except (MigrationsError, trace.TraceError) as e:
         print(f"{prog}: error: {e}", file=sys.stderr)

@@ -33,9 +33,11 @@ make -s -C "$LAB_TOP" tools
 #                         synthetic runs of known cost
 #   threshold_report_test.py  make threshold's report (lab/analysis/threshold.py)
 #                         on synthetic runs of known energy
+#   wakeup_latency_test.py  how long wake-ups take to land
+#                         (lab/trace-wakeup-latency.sh) on synthetic trace reports
 # (tests/host/rfc-report.sh runs rfc_report_test.py.  pyflakes runs on
 # every Python file in tests/host/code-quality.sh.)
-for t in analysis_test bench_report_test migrations_test placement_test publish_test search_bench_test threshold_report_test wakeup_cost_test; do
+for t in analysis_test bench_report_test migrations_test placement_test publish_test search_bench_test threshold_report_test wakeup_cost_test wakeup_latency_test; do
 	rc=0
 	"$PYTHON" "$LAB_TOP/tests/host/$t.py" >"$tmp/$t.out" 2>&1 || rc=$?
 	cat "$tmp/$t.out"
