@@ -94,6 +94,19 @@ def run_dir_report(report, run_dir, error, record_hint):
     return trace.report(dat)
 
 
+def print_or_fail(prog, make_text, errors):
+    """A trace script's last step: MAKE_TEXT()'s report on stdout and
+    status 0, or one message naming the cause and status 1 when it raises
+    one of ERRORS."""
+    try:
+        text = make_text()
+    except errors as e:
+        print(f"{prog}: error: {e}", file=sys.stderr)
+        return 1
+    print_report(text)
+    return 0
+
+
 def read_report(path):
     """The lines of report text in PATH ("-": stdin), as trace.report
     returns them."""

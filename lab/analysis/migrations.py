@@ -54,10 +54,9 @@ from analysis import cli, trace  # noqa: E402  (after the path is set)
 
 DEFAULT_COMM = "small"
 STOPPER = "migration/"
-# A task in trace-cmd's compact sched_switch and sched_wak* form:
-# "name:pid [prio]" (a name may hold colons: "sugov:0").
+# The pids in trace-cmd's compact sched_switch form, "name:pid [prio]"
+# (a name may hold colons: "sugov:0"); trace.task_of() reads the others.
 _SWITCH_PID = re.compile(r":([0-9]+) \[")
-_COMPACT_TASK = re.compile(r"^(.*):([0-9]+) \[")
 CLASS_NAMES = {2: ("little", "big"), 3: ("little", "mid", "big")}
 
 
@@ -84,15 +83,6 @@ def read_capacities(facts):
     if not caps or sorted(caps) != list(range(len(caps))):
         raise MigrationsError("no cpuN.capacity for every CPU in facts.txt")
     return [caps[c] for c in range(len(caps))]
-
-
-def _task(rec):
-    """(comm, pid) of the task a sched_migrate_task or sched_wak* names,
-    in the raw form (comm= pid=) or trace-cmd's compact one."""
-    if rec.field("pid"):
-        return rec.field("comm"), rec.field("pid")
-    m = _COMPACT_TASK.match(rec.body)
-    return (m.group(1), m.group(2)) if m else ("", "")
 
 
 def _switch_pids(rec):
@@ -185,11 +175,11 @@ def analyse(lines, capacities, comm=DEFAULT_COMM):
             pids.add(rec.field("pid"))
             moves.move(rec, task, [d for d, on in flags.items() if on])
         elif rec.event == "sched_waking":
-            name, pid = _task(rec)
+            name, pid = trace.task_of(rec)
             if name == comm:
                 moves.waking.add(pid)
         elif rec.event == "sched_wakeup":
-            name, pid = _task(rec)
+            name, pid = trace.task_of(rec)
             if name == comm:
                 moves.waking.discard(pid)
                 moves.resolve(pid, woken=True)
@@ -245,7 +235,8 @@ def main(argv=None):
     if args.report is not None and args.capacity is None:
         ap.error("--report needs --capacity")
     run_dir, comm = cli.run_dir_operands(ap, args, DEFAULT_COMM)
-    try:
+
+    def text():
         if args.capacity is not None:
             try:
                 caps = [int(c) for c in args.capacity.split(",")]
@@ -259,13 +250,9 @@ def main(argv=None):
                 raise MigrationsError(f"cannot read {run_dir}/facts.txt: {e.strerror}") from None
         lines = cli.run_dir_report(args.report, run_dir, MigrationsError,
                                    "run the experiment with lab/run -t")
-        text = "".join(ln + "\n" for ln in analyse(lines, caps, comm))
-    except (MigrationsError, trace.TraceError) as e:
-        print(f"{prog}: error: {e}", file=sys.stderr)
-        return 1
-    cli.print_report(text)
-    return 0
+        return "".join(ln + "\n" for ln in analyse(lines, caps, comm))
 
+    return cli.print_or_fail(prog, text, (MigrationsError, trace.TraceError))
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -4,6 +4,7 @@ error bar means the same in every table.
 
 - `mean`, `sd` (sample standard deviation, n - 1), `rsd_pct` (sd over
   mean, in percent): the spread of repeated runs;
+- `percentile`: the nearest-rank percentile of a sample;
 - `paired`: the difference of two policies run in the same repetition
   (the lab boots each platform once and alternates policies, so a
   repetition's drift of the host cancels out in the difference), with an
@@ -32,6 +33,15 @@ def _values(xs):
     if not xs:
         raise ValueError("no values")
     return xs
+
+
+def percentile(xs, q):
+    """The q-th percentile (0..100) of XS, nearest rank."""
+    s = sorted(xs)
+    if not s:
+        raise ValueError("no values")
+    rank = max(1, math.ceil(q / 100.0 * len(s)))
+    return s[rank - 1]
 
 
 def mean(xs):

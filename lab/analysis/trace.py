@@ -112,6 +112,21 @@ def field(text, key):
     return ""
 
 
+# A task in trace-cmd's compact sched_switch and sched_wak* form:
+# "name:pid [prio]" (a name may hold colons: "sugov:0").
+_COMPACT_TASK = re.compile(r"^(.*):([0-9]+) \[")
+
+
+def task_of(rec):
+    """(comm, pid) of the task a sched_migrate_task or sched_wak* Record
+    names, in the raw form (comm= pid=) or trace-cmd's compact one;
+    ("", "") if it names none."""
+    if rec.field("pid"):
+        return rec.field("comm"), rec.field("pid")
+    m = _COMPACT_TASK.match(rec.body)
+    return (m.group(1), m.group(2)) if m else ("", "")
+
+
 def us(seconds):
     """trace-cmd's "SECONDS.FRACTION" in whole microseconds, rounded as
     printf's %.0f rounds (the events format has always been so)."""

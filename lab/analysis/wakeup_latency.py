@@ -31,37 +31,19 @@ one message when the input cannot be read or holds no wake-up.
 """
 
 import os
-import re
 import sys
 
 if not __package__:  # run as a script (see labpath.py)
     import labpath
     labpath.use_lab_path()
 
-from analysis import cli, trace  # noqa: E402  (after the path is set)
+from analysis import cli, stats, trace  # noqa: E402  (after the path is set)
 
 KINDS = ("on the waker's CPU", "queued to another CPU")
-# A task in trace-cmd's compact sched_wak* form: "name:pid [prio] CPU:nnn"
-# (a name may hold colons: "sugov:0").
-_COMPACT_TASK = re.compile(r"^(.*):([0-9]+) \[")
 
 
 class WakeupLatencyError(Exception):
     """Input that cannot be analysed: the message says why."""
-
-
-def _task(rec):
-    """(comm, pid) of the task a sched_wak* event names, raw or compact."""
-    if rec.field("pid"):
-        return rec.field("comm"), rec.field("pid")
-    m = _COMPACT_TASK.match(rec.body)
-    return (m.group(1), m.group(2)) if m else ("", "")
-
-
-def percentile(sorted_values, q):
-    """The nearest-rank Q-quantile (0 < Q <= 1) of a sorted list."""
-    rank = max(1, -(-len(sorted_values) * q // 1))
-    return sorted_values[int(rank) - 1]
 
 
 def latencies(lines, comm=""):
@@ -72,7 +54,7 @@ def latencies(lines, comm=""):
     for rec in trace.report_records(lines):
         if rec.event not in ("sched_waking", "sched_wakeup"):
             continue
-        name, pid = _task(rec)
+        name, pid = trace.task_of(rec)
         if not pid or (comm and name != comm):
             continue
         if rec.event == "sched_waking":
@@ -96,8 +78,8 @@ def analyse(lines, comm=""):
     for kind in KINDS:
         v = sorted(lat[kind])
         if v:
-            out.append(f"| {kind} | {len(v)} | {percentile(v, 0.5)} | {percentile(v, 0.9)} | "
-                       f"{percentile(v, 0.99)} | {v[-1]} |")
+            q = [stats.percentile(v, pct) for pct in (50, 90, 99)]
+            out.append(f"| {kind} | {len(v)} | {q[0]} | {q[1]} | {q[2]} | {v[-1]} |")
         else:
             out.append(f"| {kind} | 0 | - | - | - | - |")
     return out
@@ -115,16 +97,14 @@ def main(argv=None):
         "is COMM")
     args = ap.parse_args(argv)
     run_dir, comm = cli.run_dir_operands(ap, args, "")
-    try:
+
+    def text():
         lines = cli.run_dir_report(args.report, run_dir, WakeupLatencyError,
                                    "run the experiment with lab/run -e "
                                    "sched:sched_waking,sched:sched_wakeup")
-        text = "".join(ln + "\n" for ln in analyse(lines, comm))
-    except (WakeupLatencyError, trace.TraceError) as e:
-        print(f"{prog}: error: {e}", file=sys.stderr)
-        return 1
-    cli.print_report(text)
-    return 0
+        return "".join(ln + "\n" for ln in analyse(lines, comm))
+
+    return cli.print_or_fail(prog, text, (WakeupLatencyError, trace.TraceError))
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ cleanup() {
 	rm -rf "$dir"
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 i=0
 while [ "$i" -lt "$busy" ]; do
 	(while :; do :; done) &
